@@ -1,0 +1,145 @@
+import type { Db, Queryable } from '../../db/db';
+import { findTicket, listMessages } from '../../db/repositories/tickets';
+import type { ApplyChangeRequest, LifecycleChange } from '../../workflows/ticket/activities.contract';
+import type { ChangeResult, TicketRecord } from '../../workflows/ticket/contract';
+import { PRIORITY_RANK, statusAfterAssign, statusAfterMessage } from '../../workflows/ticket/ticket.logic';
+import { Failures } from '../failures';
+import { recordEvent, ticketEventData, type EventType } from './events';
+
+type Sets = Record<string, unknown>;
+
+/**
+ * Applies one lifecycle step to the stored ticket. Steps are numbered by the workflow;
+ * the row's `version` says which step was applied last, so a retried activity returns
+ * the stored result instead of applying the step twice.
+ */
+export async function applyTicketChange(db: Db, req: ApplyChangeRequest): Promise<ChangeResult | null> {
+  return db.tx(async (c) => {
+    const { rows } = await c.query('SELECT version FROM tickets WHERE id = $1 FOR UPDATE', [req.ticketId]);
+    if (!rows[0]) {
+      if (req.change.kind === 'delete') return null;
+      throw Failures.ticketNotFound(req.ticketId);
+    }
+    const version: number = rows[0].version;
+    if (version >= req.version) return replay(c, req);
+    if (version !== req.version - 1) throw Failures.versionConflict(req.ticketId, req.version, version);
+
+    const before = (await findTicket(c, req.ticketId))!;
+    if (req.change.kind === 'delete') {
+      await c.query('DELETE FROM tickets WHERE id = $1', [req.ticketId]);
+      return null;
+    }
+    const { sets, events, audit } = plan(before, req.change, req.at);
+    if (req.change.kind === 'message') {
+      const m = req.change;
+      await c.query('INSERT INTO messages (id, ticket_id, author_id, author_type, body, created_at) VALUES ($1, $2, $3, $4, $5, $6)', [
+        m.messageId,
+        req.ticketId,
+        m.authorId,
+        m.authorType,
+        m.body,
+        req.at,
+      ]);
+    }
+    sets.version = req.version;
+    const cols = Object.keys(sets);
+    await c.query(`UPDATE tickets SET ${cols.map((k, i) => `${k} = $${i + 2}`).join(', ')} WHERE id = $1`, [
+      req.ticketId,
+      ...cols.map((k) => sets[k]),
+    ]);
+    if (audit) {
+      await c.query('INSERT INTO ticket_audit (ticket_id, action, actor, note, data, created_at) VALUES ($1, $2, $3, $4, $5, $6)', [
+        req.ticketId,
+        req.change.kind,
+        req.actor?.keyId ?? 'system',
+        audit.note ?? null,
+        JSON.stringify(req.change),
+        req.at,
+      ]);
+    }
+    const result = await replay(c, req);
+    for (const [i, type] of events.entries()) {
+      const data =
+        type === 'message.created'
+          ? result.message
+          : type === 'sla.breached'
+            ? { ticketId: req.ticketId, policy: (req.change as any).policy, breachedAt: req.at }
+            : ticketEventData(result.ticket);
+      await recordEvent(c, {
+        workspaceId: before.workspaceId,
+        type,
+        subjectId: req.ticketId,
+        data,
+        at: req.at,
+        dedupeKey: `${req.ticketId}:${req.version}:${i}`,
+      });
+    }
+    return result;
+  });
+}
+
+async function replay(c: Queryable, req: ApplyChangeRequest): Promise<ChangeResult> {
+  const ticket = (await findTicket(c, req.ticketId))!;
+  if (req.change.kind !== 'message') return { ticket };
+  const id = req.change.messageId;
+  const message = (await listMessages(c, req.ticketId)).find((m) => m.id === id);
+  return { ticket, message };
+}
+
+/** The columns a change sets and the events it emits, decided from the current row. */
+function plan(t: TicketRecord, change: Exclude<LifecycleChange, { kind: 'delete' }>, at: string) {
+  const sets: Sets = { updated_at: at };
+  const events: EventType[] = [];
+  let audit: { note?: string } | null = {};
+  const moveTo = (status: TicketRecord['status']) => {
+    if (status === t.status) return;
+    sets.status = status;
+    if (status === 'resolved') sets.resolved_at = at;
+    if (status === 'open' || status === 'in_progress') sets.resolved_at = null; // re-opened
+    if (status === 'closed') sets.closed_at = at;
+    if (status === 'resolved') events.push('ticket.resolved');
+    if (status === 'closed') events.push('ticket.closed');
+  };
+  switch (change.kind) {
+    case 'patch': {
+      if (change.priority !== undefined) Object.assign(sets, { priority: change.priority, priority_rank: PRIORITY_RANK[change.priority] });
+      if (change.category !== undefined) sets.category = change.category;
+      if (change.tags !== undefined) sets.tags = change.tags;
+      if (change.internalNote !== undefined) sets.internal_note = change.internalNote;
+      if (change.assigneeId !== undefined) {
+        sets.assignee_id = change.assigneeId;
+        if (change.assigneeId && change.assigneeId !== t.assigneeId) events.push('ticket.assigned');
+      }
+      if (change.status !== undefined) moveTo(change.status);
+      audit = { note: change.internalNote };
+      break;
+    }
+    case 'assign':
+      sets.assignee_id = change.agentId;
+      if (change.note !== undefined) sets.internal_note = change.note;
+      events.push('ticket.assigned');
+      moveTo(statusAfterAssign(t.status));
+      audit = { note: change.note };
+      break;
+    case 'resolve':
+      if (change.resolutionNote !== undefined) sets.resolution_note = change.resolutionNote;
+      moveTo('resolved');
+      break;
+    case 'message':
+      sets.message_count = t.messageCount + 1;
+      if (change.authorType === 'agent' && !t.firstResponseAt) sets.first_response_at = at;
+      events.push('message.created');
+      moveTo(statusAfterMessage(t.status, change.authorType, t.assigneeId));
+      audit = null;
+      break;
+    case 'auto_close':
+      moveTo('closed');
+      break;
+    case 'sla_breach':
+      delete sets.updated_at; // a breach is recorded, the ticket itself does not change
+      events.push('sla.breached');
+      audit = { note: `SLA ${change.policy} deadline breached` };
+      break;
+  }
+  return { sets, events, audit };
+}

@@ -1,0 +1,58 @@
+import type { Db } from '../../db/db';
+import { findTicket } from '../../db/repositories/tickets';
+import { resolveSettings, type WorkspaceSettings } from '../../lib/workspace-settings';
+import type { CreateTicketInput, TicketRecord } from '../../workflows/ticket/contract';
+import { PRIORITY_RANK } from '../../workflows/ticket/ticket.logic';
+import { Failures } from '../failures';
+import { recordEvent, ticketEventData } from './events';
+
+/**
+ * Stores a new ticket with its `ticket.created` event, the player's lastSeenAt and the
+ * organization's monthly usage, in one transaction. Idempotent by ticket id: a retry
+ * after a lost reply returns the row that the first attempt wrote.
+ */
+export async function insertTicket(db: Db, input: CreateTicketInput): Promise<{ ticket: TicketRecord; settings: WorkspaceSettings }> {
+  return db.tx(async (c) => {
+    const ws = await c.query('SELECT settings FROM workspaces WHERE id = $1', [input.workspaceId]);
+    if (!ws.rows[0]) throw Failures.workspaceNotFound(input.workspaceId);
+    const inserted = await c.query(
+      `INSERT INTO tickets (id, workspace_id, player_ref, player_id, title, body, status, priority, priority_rank,
+         category, source, tags, metadata, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, 'open', $7, $8, $9, $10, $11, $12, $13, $13)
+       ON CONFLICT (id) DO NOTHING RETURNING id`,
+      [
+        input.ticketId,
+        input.workspaceId,
+        input.playerRef,
+        input.playerId,
+        input.title,
+        input.body,
+        input.priority,
+        PRIORITY_RANK[input.priority],
+        input.category,
+        input.source,
+        input.tags,
+        JSON.stringify(input.metadata),
+        input.createdAt,
+      ],
+    );
+    const ticket = (await findTicket(c, input.ticketId))!;
+    if (inserted.rowCount) {
+      await c.query('UPDATE players SET last_seen_at = GREATEST(last_seen_at, $2) WHERE id = $1', [input.playerRef, input.createdAt]);
+      await c.query(
+        `INSERT INTO ticket_usage (organization_id, month, count) VALUES ($1, $2, 1)
+         ON CONFLICT (organization_id, month) DO UPDATE SET count = ticket_usage.count + 1`,
+        [input.organizationId, input.createdAt.slice(0, 7)],
+      );
+      await recordEvent(c, {
+        workspaceId: input.workspaceId,
+        type: 'ticket.created',
+        subjectId: input.ticketId,
+        data: ticketEventData(ticket),
+        at: input.createdAt,
+        dedupeKey: `ticket.created:${input.ticketId}`,
+      });
+    }
+    return { ticket, settings: resolveSettings(ws.rows[0].settings) };
+  });
+}

@@ -1,0 +1,33 @@
+import { Client, Connection } from '@temporalio/client';
+import Redis from 'ioredis';
+import type { Config } from '../lib/config';
+import { logger, type Logger } from '../lib/logger';
+import { connectDb, type Db } from '../db/db';
+
+/** Everything the HTTP layer talks to, built once per process and handed to createApp. */
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  redis: Redis;
+  temporal: Client;
+  logger: Logger;
+}
+
+export async function createDeps(config: Config): Promise<AppDeps & { close(): Promise<void> }> {
+  const db = await connectDb(config.databaseUrl);
+  const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableAutoPipelining: true });
+  const connection = await Connection.connect({ address: config.temporalAddress });
+  const temporal = new Client({ connection, namespace: config.temporalNamespace });
+  return {
+    config,
+    db,
+    redis,
+    temporal,
+    logger,
+    async close() {
+      await connection.close();
+      redis.disconnect();
+      await db.close();
+    },
+  };
+}

@@ -1,0 +1,11 @@
+import type { Middleware } from 'koa';
+import { newId } from '../../lib/ids';
+
+/** Every response carries `X-Request-Id` (`req_…`), the same id the error envelope shows. */
+export function requestId(): Middleware {
+  return async (ctx, next) => {
+    ctx.state.requestId = newId('req');
+    ctx.set('X-Request-Id', ctx.state.requestId);
+    await next();
+  };
+}

@@ -1,0 +1,31 @@
+import Router from '@koa/router';
+import type { AppDeps } from '../deps';
+import { idempotency } from '../middleware/idempotency';
+import { agentsRouter } from './agents/routes';
+import { apiKeysRouter, authenticate, publicAuthRouter, rateLimit } from './auth';
+import { openApiDocument } from './openapi';
+import { playersRouter } from './players/routes';
+import { settingsRouter } from './settings/routes';
+import { ticketsRouter } from './tickets/routes';
+
+/** Document 1 under /v1: public routes first, then everything behind authentication. */
+export function ticketingRouter(deps: AppDeps): Router {
+  const router = new Router({ prefix: '/v1' });
+  router.get('/health', (ctx) => {
+    ctx.body = { status: 'ok' };
+  });
+  let doc: unknown;
+  router.get('/openapi.json', (ctx) => {
+    ctx.body = doc ??= openApiDocument();
+  });
+  const pub = publicAuthRouter(deps);
+  router.use(pub.routes(), pub.allowedMethods());
+
+  const authed = new Router();
+  authed.use(authenticate(deps), rateLimit(deps), idempotency(deps));
+  for (const r of [apiKeysRouter(deps), playersRouter(deps), agentsRouter(deps), settingsRouter(deps), ticketsRouter(deps)]) {
+    authed.use(r.routes(), r.allowedMethods());
+  }
+  router.use(authed.routes(), authed.allowedMethods());
+  return router;
+}

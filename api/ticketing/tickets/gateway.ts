@@ -1,0 +1,86 @@
+import { WithStartWorkflowOperation, WorkflowUpdateFailedError } from '@temporalio/client';
+import { ApplicationFailure, WorkflowNotFoundError, type UpdateDefinition } from '@temporalio/common';
+import type { AppDeps } from '../../deps';
+import { AppError, errors } from '../../errors';
+import { findTicket } from '../../../db/repositories/tickets';
+import {
+  createdUpdate,
+  TICKET_WORKFLOW_TYPE,
+  TICKETING_QUEUE,
+  ticketWorkflowId,
+  type CreateTicketInput,
+  type TicketRecord,
+} from '../../../workflows/ticket/contract';
+import { checkChange, type ChangeKind, type TicketStatus } from '../../../workflows/ticket/ticket.logic';
+
+/**
+ * The API's only way to change a ticket: through its workflow (design principle 1).
+ * Creation is update-with-start, so the response is the row the workflow stored and a
+ * ticket whose workflow could not start is never written.
+ */
+export async function startTicket(deps: AppDeps, input: CreateTicketInput): Promise<TicketRecord> {
+  const startWorkflowOperation = new WithStartWorkflowOperation(TICKET_WORKFLOW_TYPE, {
+    workflowId: ticketWorkflowId(input.ticketId),
+    taskQueue: TICKETING_QUEUE,
+    args: [input],
+    workflowIdConflictPolicy: 'USE_EXISTING',
+    searchAttributes: input.searchAttributes
+      ? { WorkspaceId: [input.workspaceId], TicketStatus: ['open'], TicketPriority: [input.priority] }
+      : undefined,
+  });
+  try {
+    return await deps.temporal.workflow.executeUpdateWithStart(createdUpdate, { startWorkflowOperation });
+  } catch (err) {
+    deps.logger.warn({ err, ticketId: input.ticketId }, 'ticket creation failed');
+    throw errors.unavailable('The ticket could not be created; nothing was stored, retry later');
+  }
+}
+
+/**
+ * Sends a change to the ticket's workflow. Validator rejections become the spec's
+ * 409/422; a workflow that has ended (closed or deleted ticket) is answered from the
+ * stored row with the same rules the validator applies.
+ */
+export async function changeTicket<Ret, Args extends [any, ...any[]]>(
+  deps: AppDeps,
+  ticketId: string,
+  kind: ChangeKind,
+  update: UpdateDefinition<Ret, Args>,
+  args: Args,
+  requestedStatus?: TicketStatus,
+): Promise<Ret> {
+  try {
+    return await deps.temporal.workflow.getHandle(ticketWorkflowId(ticketId)).executeUpdate(update, { args });
+  } catch (err) {
+    const failure = err instanceof WorkflowUpdateFailedError ? err.cause : undefined;
+    if (failure instanceof ApplicationFailure && failure.type) throw fromFailure(ticketId, failure);
+    if (err instanceof WorkflowNotFoundError || isCompleted(err)) {
+      const stored = await findTicket(deps.db, ticketId);
+      if (!stored) throw errors.ticketNotFound(ticketId);
+      const rejection = checkChange(stored.status, kind, requestedStatus);
+      if (rejection) throw new AppError(rejection.type === 'ticket_already_closed' ? 409 : 422, rejection.type, rejection.message);
+    }
+    deps.logger.error({ err, ticketId }, 'ticket change failed');
+    throw errors.unavailable();
+  }
+}
+
+function isCompleted(err: unknown): boolean {
+  return err instanceof Error && /already completed|not found/i.test(err.message);
+}
+
+function fromFailure(ticketId: string, failure: ApplicationFailure): AppError {
+  switch (failure.type) {
+    case 'ticket_already_closed':
+      return new AppError(409, 'ticket_already_closed', failure.message);
+    case 'invalid_status_transition':
+      return new AppError(422, 'invalid_status_transition', failure.message);
+    case 'ticket_deleted':
+    case 'ticket_not_found':
+      return errors.ticketNotFound(ticketId);
+    case 'ticket_not_ready':
+      return new AppError(409, 'ticket_not_ready', 'The ticket is still being created; retry in a moment');
+    default:
+      return errors.unavailable(failure.message);
+  }
+}

@@ -1,0 +1,157 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { findTicket, listMessages, toTicketRecord } from '../../../db/repositories/tickets';
+import { newId } from '../../../lib/ids';
+import { assignUpdate, deleteUpdate, messageUpdate, patchUpdate, resolveUpdate } from '../../../workflows/ticket/contract';
+import type { AppDeps } from '../../deps';
+import { errors } from '../../errors';
+import { parse } from '../../validation';
+import { auth, requireScope, requireWorkspace } from '../access';
+import { changeTicket, startTicket } from './gateway';
+import { buildListQuery } from './list-query';
+import { checkTicketQuota, findAgentView, findPlayerForTicket, playerExpansion } from './lookups';
+import * as present from './presenters';
+import {
+  AssignTicketBody,
+  CreateMessageBody,
+  CreateTicketBody,
+  ListTicketsQuery,
+  PatchTicketBody,
+  ResolveTicketBody,
+} from './schema';
+
+export function ticketsRouter(deps: AppDeps): Router {
+  const router = new Router();
+  const actorOf = (ctx: Context) => ({ keyId: auth(ctx).keyId });
+
+  /** The ticket if the caller may see it; anything else is indistinguishable from absent. */
+  async function visibleTicket(ctx: Context, id: string) {
+    const a = auth(ctx);
+    const t = await findTicket(deps.db, id);
+    if (!t) throw errors.ticketNotFound(id);
+    try {
+      await requireWorkspace(ctx, deps, t.workspaceId);
+    } catch {
+      throw errors.ticketNotFound(id);
+    }
+    if (a.playerId && t.playerId !== a.playerId) throw errors.ticketNotFound(id);
+    return t;
+  }
+
+  router.post('/tickets', async (ctx) => {
+    const a = requireScope(ctx, 'tickets:write');
+    const body = parse(CreateTicketBody, ctx.request.body);
+    const ws = await requireWorkspace(ctx, deps, body.workspaceId);
+    if (a.playerId && body.playerId !== a.playerId) throw errors.forbidden('An SDK key may only create tickets for its own player');
+    const player = await findPlayerForTicket(deps.db, ws.id, body.playerId);
+    if (!player) throw errors.playerNotFound(body.playerId);
+    await checkTicketQuota(deps.db, a.organizationId, a.plan);
+    const ticket = await startTicket(deps, {
+      ticketId: newId('tkt'),
+      workspaceId: ws.id,
+      organizationId: a.organizationId,
+      playerRef: player.id,
+      playerId: player.playerId,
+      title: body.title,
+      body: body.body,
+      category: body.category ?? null,
+      priority: body.priority,
+      source: a.type === 'sdk' && body.source === 'api' ? 'sdk' : body.source,
+      tags: body.tags,
+      metadata: body.metadata,
+      createdAt: new Date().toISOString(),
+      searchAttributes: deps.config.temporalSearchAttributes,
+    });
+    ctx.status = 201;
+    ctx.body = present.presentTicket(ticket);
+  });
+
+  router.get('/tickets', async (ctx) => {
+    const a = requireScope(ctx, 'tickets:read');
+    const q = parse(ListTicketsQuery, ctx.query);
+    await requireWorkspace(ctx, deps, q.workspaceId);
+    const { page, count, cursorFor } = buildListQuery(q, a.playerId);
+    const [rows, total] = await Promise.all([deps.db.query(page.sql, page.params), deps.db.query(count.sql, count.params)]);
+    const hasMore = rows.rows.length > q.limit;
+    const pageRows = rows.rows.slice(0, q.limit);
+    ctx.body = {
+      data: pageRows.map((r) => present.presentListItem(toTicketRecord(r))),
+      pagination: {
+        total: total.rows[0].total,
+        limit: q.limit,
+        offset: q.cursor ? 0 : q.offset,
+        hasMore,
+        nextCursor: hasMore ? cursorFor(pageRows[pageRows.length - 1]) : null,
+      },
+    };
+  });
+
+  router.get('/tickets/:id', async (ctx) => {
+    const a = requireScope(ctx, 'tickets:read');
+    const t = await visibleTicket(ctx, ctx.params.id);
+    const [messages, assignee, player] = await Promise.all([
+      listMessages(deps.db, t.id),
+      t.assigneeId ? findAgentView(deps.db, t.workspaceId, t.assigneeId) : null,
+      playerExpansion(deps.db, t.playerRef),
+    ]);
+    ctx.body = present.presentTicketDetail(t, { assignee, messages, player, forPlayer: a.playerId !== null });
+  });
+
+  router.patch('/tickets/:id', async (ctx) => {
+    const a = requireScope(ctx, 'tickets:write');
+    const body = parse(PatchTicketBody, ctx.request.body);
+    if (a.type === 'sdk') throw errors.forbidden('SDK keys cannot update tickets; players reply with messages');
+    const t = await visibleTicket(ctx, ctx.params.id);
+    if (body.assigneeId && !(await findAgentView(deps.db, t.workspaceId, body.assigneeId))) throw errors.agentNotFound(body.assigneeId);
+    const result = await changeTicket(deps, t.id, 'patch', patchUpdate, [body, actorOf(ctx)], body.status);
+    ctx.body = present.presentPatch(result.ticket);
+  });
+
+  router.post('/tickets/:id/assign', async (ctx) => {
+    const a = requireScope(ctx, 'tickets:write');
+    const body = parse(AssignTicketBody, ctx.request.body);
+    if (a.type === 'sdk') throw errors.forbidden('SDK keys cannot assign tickets');
+    const t = await visibleTicket(ctx, ctx.params.id);
+    const agent = await findAgentView(deps.db, t.workspaceId, body.agentId);
+    if (!agent) throw errors.agentNotFound(body.agentId);
+    const result = await changeTicket(deps, t.id, 'assign', assignUpdate, [body, actorOf(ctx)]);
+    ctx.body = present.presentAssign(result.ticket, agent);
+  });
+
+  router.post('/tickets/:id/resolve', async (ctx) => {
+    const a = requireScope(ctx, 'tickets:write');
+    const body = parse(ResolveTicketBody, ctx.request.body);
+    if (a.type === 'sdk') throw errors.forbidden('SDK keys cannot resolve tickets');
+    const t = await visibleTicket(ctx, ctx.params.id);
+    const result = await changeTicket(deps, t.id, 'resolve', resolveUpdate, [body, actorOf(ctx)]);
+    ctx.body = present.presentResolve(result.ticket, result.notificationSent ?? false);
+  });
+
+  router.post('/tickets/:id/messages', async (ctx) => {
+    const a = requireScope(ctx, 'tickets:write');
+    const body = parse(CreateMessageBody, ctx.request.body);
+    const t = await visibleTicket(ctx, ctx.params.id);
+    if (a.playerId && body.authorType !== 'player') throw errors.forbidden('An SDK key writes as its player only');
+    const authorId = body.authorId ?? t.playerId;
+    if (body.authorType === 'agent') {
+      if (!body.authorId) throw errors.validation('authorId: Required for agent messages');
+      if (!(await findAgentView(deps.db, t.workspaceId, body.authorId))) throw errors.agentNotFound(body.authorId);
+    } else if (authorId !== t.playerId) {
+      throw errors.validation("authorId: a player message must come from the ticket's player");
+    }
+    const change = { messageId: newId('msg'), authorType: body.authorType, authorId, body: body.body };
+    const result = await changeTicket(deps, t.id, 'message', messageUpdate, [change, actorOf(ctx)]);
+    ctx.status = 201;
+    ctx.body = present.presentMessage(result.message!);
+  });
+
+  router.delete('/tickets/:id', async (ctx) => {
+    const a = requireScope(ctx, 'tickets:write');
+    if (a.type === 'sdk') throw errors.forbidden('SDK keys cannot delete tickets');
+    const t = await visibleTicket(ctx, ctx.params.id);
+    await changeTicket(deps, t.id, 'delete', deleteUpdate, [actorOf(ctx)]);
+    ctx.status = 204;
+  });
+
+  return router;
+}

@@ -1,0 +1,23 @@
+import 'reflect-metadata';
+import { DataSource } from 'typeorm';
+import { Initial1732160000000 } from './migrations/1732160000000-Initial';
+import { AuthAudit1732160000001 } from './migrations/1732160000001-AuthAudit';
+import { Players1732160000002 } from './migrations/1732160000002-Players';
+
+// Schema changes only ever come from the hand-written migrations listed here;
+// `synchronize` stays off so TypeORM never alters a table by itself.
+export const MIGRATIONS = [Initial1732160000000, AuthAudit1732160000001, Players1732160000002];
+
+export function createDataSource(url: string, poolSize = 20): DataSource {
+  return new DataSource({
+    type: 'postgres',
+    url,
+    synchronize: false,
+    migrationsRun: false,
+    migrations: MIGRATIONS,
+    migrationsTableName: 'schema_migrations',
+    entities: [],
+    extra: { max: poolSize },
+    logging: false,
+  });
+}

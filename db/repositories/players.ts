@@ -1,0 +1,143 @@
+// Player profiles (Document 1, Player). Plain SQL over the pg pool; every query here is
+// served by an index of the Initial migration (players PK, UNIQUE (workspace_id,
+// player_id), tickets_player). Erased rows stay (tickets reference them by id until
+// anonymised) but every read here skips them, so an erased profile reads as absent.
+import type { Queryable } from '../db';
+
+export interface PlayerRow {
+  id: string;
+  workspace_id: string;
+  player_id: string;
+  display_name: string | null;
+  email: string | null;
+  metadata: Record<string, string>;
+  first_seen_at: Date;
+  last_seen_at: Date;
+  erased_at: Date | null;
+  /** tickets across all statuses; filled by the reads that serve the Player object */
+  ticket_count?: number;
+}
+
+export type TicketStatusFilter = 'open' | 'in_progress' | 'resolved' | 'closed' | 'all';
+
+export interface PlayerTicketRow {
+  id: string;
+  title: string;
+  status: string;
+  created_at: Date;
+}
+
+const COLUMNS = `p.id, p.workspace_id, p.player_id, p.display_name, p.email, p.metadata,
+  p.first_seen_at, p.last_seen_at, p.erased_at`;
+// tickets_player (player_ref, created_at DESC) makes this an index-only count
+const TICKET_COUNT = `(SELECT count(*)::int FROM tickets t WHERE t.player_ref = p.id) AS ticket_count`;
+
+/** A live (not erased) player by internal `kpl_` id, with ticketCount; any workspace. */
+export async function findPlayer(db: Queryable, id: string): Promise<PlayerRow | null> {
+  const { rows } = await db.query<PlayerRow>(
+    `SELECT ${COLUMNS}, ${TICKET_COUNT} FROM players p WHERE p.id = $1 AND p.erased_at IS NULL`,
+    [id],
+  );
+  return rows[0] ?? null;
+}
+
+/** A live player by the caller's own playerId within a workspace, with ticketCount. */
+export async function lookupPlayer(db: Queryable, workspaceId: string, playerId: string): Promise<PlayerRow | null> {
+  const { rows } = await db.query<PlayerRow>(
+    `SELECT ${COLUMNS}, ${TICKET_COUNT} FROM players p
+      WHERE p.workspace_id = $1 AND p.player_id = $2 AND p.erased_at IS NULL`,
+    [workspaceId, playerId],
+  );
+  return rows[0] ?? null;
+}
+
+/**
+ * For ticket creation: `ref` is either the caller's playerId or a `kpl_` id, always
+ * inside `workspaceId`. An exact `kpl_` id match wins over a caller id that happens
+ * to look the same. Without ticket_count (the ticket path does not need it).
+ */
+export async function findPlayerByRef(db: Queryable, workspaceId: string, ref: string): Promise<PlayerRow | null> {
+  const { rows } = await db.query<PlayerRow>(
+    `SELECT ${COLUMNS} FROM players p
+      WHERE p.workspace_id = $1 AND p.erased_at IS NULL AND (p.id = $2 OR p.player_id = $2)
+      ORDER BY (p.id = $2) DESC LIMIT 1`,
+    [workspaceId, ref],
+  );
+  return rows[0] ?? null;
+}
+
+export interface UpsertPlayerInput {
+  id: string;
+  workspaceId: string;
+  playerId: string;
+  /** undefined: keep the stored value; null: clear it */
+  displayName?: string | null;
+  email?: string | null;
+  /** replaces the whole stored object when given */
+  metadata?: Record<string, string>;
+}
+
+/**
+ * Race-safe upsert by (workspace_id, player_id): one statement, so two concurrent
+ * first calls cannot both insert. `xmax = 0` holds only for a freshly inserted tuple,
+ * which tells create from update without a second round trip. Returns null only if
+ * the key belongs to an erased row (cannot happen while the `erased_` prefix is
+ * reserved, see the schema), never an erased profile brought back to life.
+ */
+export async function upsertPlayerRow(
+  q: Queryable,
+  input: UpsertPlayerInput,
+): Promise<{ row: PlayerRow; created: boolean } | null> {
+  const { rows } = await q.query<PlayerRow & { inserted: boolean }>(
+    `INSERT INTO players AS p (id, workspace_id, player_id, display_name, email, metadata, first_seen_at, last_seen_at)
+     VALUES ($1, $2, $3, $4, $5, $6, now(), now())
+     ON CONFLICT (workspace_id, player_id) DO UPDATE SET
+       display_name = CASE WHEN $7::boolean THEN EXCLUDED.display_name ELSE p.display_name END,
+       email        = CASE WHEN $8::boolean THEN EXCLUDED.email ELSE p.email END,
+       metadata     = CASE WHEN $9::boolean THEN EXCLUDED.metadata ELSE p.metadata END,
+       last_seen_at = GREATEST(p.last_seen_at, now())
+     WHERE p.erased_at IS NULL
+     RETURNING ${COLUMNS}, (p.xmax = 0) AS inserted`,
+    [
+      input.id,
+      input.workspaceId,
+      input.playerId,
+      input.displayName ?? null,
+      input.email ?? null,
+      JSON.stringify(input.metadata ?? {}),
+      input.displayName !== undefined,
+      input.email !== undefined,
+      input.metadata !== undefined,
+    ],
+  );
+  const found = rows[0];
+  if (!found) return null;
+  const { inserted, ...row } = found;
+  if (inserted) return { row: { ...row, ticket_count: 0 }, created: true };
+  const count = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM tickets WHERE player_ref = $1', [row.id]);
+  return { row: { ...row, ticket_count: count.rows[0].n }, created: false };
+}
+
+/** lastSeenAt also moves on ticket creation (spec); the ticket code calls this. */
+export async function touchPlayer(q: Queryable, id: string): Promise<void> {
+  await q.query('UPDATE players SET last_seen_at = GREATEST(last_seen_at, now()) WHERE id = $1 AND erased_at IS NULL', [id]);
+}
+
+/** A player's tickets, newest first; total counts every match, not just the page. */
+export async function listPlayerTickets(
+  db: Queryable,
+  playerRef: string,
+  opts: { status: TicketStatusFilter; limit: number; offset: number },
+): Promise<{ total: number; rows: PlayerTicketRow[] }> {
+  const status = opts.status === 'all' ? null : opts.status;
+  const filter = `player_ref = $1 AND ($2::text IS NULL OR status = $2)`;
+  const [count, page] = await Promise.all([
+    db.query<{ n: number }>(`SELECT count(*)::int AS n FROM tickets WHERE ${filter}`, [playerRef, status]),
+    db.query<PlayerTicketRow>(
+      `SELECT id, title, status, created_at FROM tickets WHERE ${filter}
+        ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4`,
+      [playerRef, status, opts.limit, opts.offset],
+    ),
+  ]);
+  return { total: count.rows[0].n, rows: page.rows };
+}

@@ -1,0 +1,42 @@
+// One place that reads the environment. Everything else receives a Config.
+export interface Config {
+  env: string;
+  port: number;
+  databaseUrl: string;
+  redisUrl: string;
+  temporalAddress: string;
+  temporalNamespace: string;
+  /** set WorkspaceId/TicketStatus/TicketPriority on ticket workflows (the server must know them) */
+  temporalSearchAttributes: boolean;
+  /** PEM (PKCS#8) RS256 private key; when absent one is generated once and persisted in Postgres. */
+  jwtPrivateKeyPem?: string;
+  /** nodemailer transport URL, e.g. smtp://127.0.0.1:2525; empty disables email (notificationSent=false). */
+  smtpUrl?: string;
+  mailFrom: string;
+  bodyLimit: string;
+  triageOpenAi?: { baseUrl: string; apiKey?: string; model: string; timeoutMs?: number };
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  return {
+    env: env.NODE_ENV ?? 'development',
+    port: Number(env.PORT ?? 3000),
+    databaseUrl: env.DATABASE_URL ?? 'postgres://support:support@127.0.0.1:54329/support',
+    redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:63799',
+    temporalAddress: env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233',
+    temporalNamespace: env.TEMPORAL_NAMESPACE ?? 'default',
+    temporalSearchAttributes: env.TEMPORAL_SEARCH_ATTRIBUTES !== 'off',
+    jwtPrivateKeyPem: env.JWT_PRIVATE_KEY || undefined,
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM ?? 'Support <support@example.com>',
+    bodyLimit: env.BODY_LIMIT ?? '1mb',
+    triageOpenAi: env.TRIAGE_OPENAI_BASE_URL
+      ? {
+          baseUrl: env.TRIAGE_OPENAI_BASE_URL,
+          apiKey: env.TRIAGE_OPENAI_API_KEY,
+          model: env.TRIAGE_OPENAI_MODEL ?? 'gpt-4o-mini',
+          timeoutMs: env.TRIAGE_OPENAI_TIMEOUT_MS ? Number(env.TRIAGE_OPENAI_TIMEOUT_MS) : undefined,
+        }
+      : undefined,
+  };
+}

@@ -1,0 +1,60 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { createApp } from '../../api/app';
+import { createDeps, type AppDeps } from '../../api/deps';
+import { loadConfig } from '../../lib/config';
+
+export interface TestApi {
+  baseUrl: string;
+  deps: AppDeps;
+  request(method: string, path: string, opts?: RequestOptions): Promise<TestResponse>;
+  stop(): Promise<void>;
+}
+export interface RequestOptions {
+  token?: string;
+  body?: unknown;
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+/**
+ * The real app on an ephemeral loopback port with real Postgres, Redis and Temporal
+ * (the test run's own database and Temporal server; workers run beside the suite).
+ */
+export async function startApi(env: Partial<NodeJS.ProcessEnv> = {}): Promise<TestApi> {
+  const deps = await createDeps(loadConfig({ ...process.env, ...env }));
+  const server: Server = await new Promise((resolve) => {
+    const s = createApp(deps).listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    baseUrl,
+    deps,
+    async request(method, path, opts = {}) {
+      const headers: Record<string, string> = { ...opts.headers };
+      if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+      let body: string | undefined = opts.rawBody;
+      if (opts.body !== undefined) body = JSON.stringify(opts.body);
+      if (body !== undefined) headers['content-type'] ??= 'application/json';
+      const res = await fetch(baseUrl + path, { method, headers, body });
+      const text = await res.text();
+      let parsed: any = text;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        /* keep the text */
+      }
+      return { status: res.status, headers: res.headers, body: parsed };
+    },
+    async stop() {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+      await deps.close();
+    },
+  };
+}

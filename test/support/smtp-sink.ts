@@ -1,0 +1,46 @@
+// A real SMTP server on loopback for the test run (started by scripts/test.sh): every
+// message it accepts is written as JSON to MAIL_SINK_DIR, where tests read it.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { SMTPServer } from 'smtp-server';
+
+const dir = process.env.MAIL_SINK_DIR ?? '.data/test-mail';
+const port = Number(process.env.MAIL_SINK_PORT ?? 25251);
+mkdirSync(dir, { recursive: true });
+
+function parseHeaders(raw: string): Record<string, string> {
+  const head = raw.split(/\r?\n\r?\n/)[0].replace(/\r?\n[ \t]+/g, ' ');
+  const headers: Record<string, string> = {};
+  for (const line of head.split(/\r?\n/)) {
+    const i = line.indexOf(':');
+    if (i > 0) headers[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();
+  }
+  return headers;
+}
+
+const server = new SMTPServer({
+  authOptional: true,
+  disabledCommands: ['STARTTLS'],
+  logger: false,
+  onData(stream, session, callback) {
+    const chunks: Buffer[] = [];
+    stream.on('data', (c: Buffer) => chunks.push(c));
+    stream.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      const mail = {
+        from: session.envelope.mailFrom && session.envelope.mailFrom.address,
+        to: session.envelope.rcptTo.map((r) => r.address),
+        headers: parseHeaders(raw),
+        raw,
+        receivedAt: new Date().toISOString(),
+      };
+      writeFileSync(join(dir, `${Date.now()}-${randomUUID()}.json`), JSON.stringify(mail));
+      callback();
+    });
+  },
+});
+server.listen(port, '127.0.0.1', () => console.log(`smtp sink on 127.0.0.1:${port} -> ${dir}`));
+const stop = () => server.close(() => process.exit(0));
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);

@@ -1,0 +1,47 @@
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { bundleWorkflowCode, Worker, type NativeConnection, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { createTicketActivities } from '../../activities/tickets';
+import type { Mailer } from '../../activities/tickets/notify';
+import type { Triager } from '../../activities/tickets/triage';
+import { createTriager } from '../../activities/triage/triager';
+import type { Db } from '../../db/db';
+
+let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
+
+/** The workflow bundle, built once per test process (bundling takes seconds). */
+export function workflowBundle() {
+  return (bundle ??= bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: quietLogger }));
+}
+
+const noop = () => undefined;
+const quietLogger = { log: noop, trace: noop, debug: noop, info: noop, warn: noop, error: noop };
+
+/** The time-skipping test server from the project's tools venv (see scripts/ensure.sh). */
+export async function timeSkippingEnv(): Promise<TestWorkflowEnvironment> {
+  const path = process.env.TEMPORAL_TEST_SERVER_PATH;
+  return TestWorkflowEnvironment.createTimeSkipping(
+    path ? { server: { executable: { type: 'existing-path', path } } } : undefined,
+  );
+}
+
+
+export async function ticketWorker(opts: {
+  connection: NativeConnection;
+  namespace?: string;
+  taskQueue: string;
+  db: Db;
+  triager?: Triager;
+  mailer?: Mailer;
+}): Promise<Worker> {
+  return Worker.create({
+    connection: opts.connection,
+    namespace: opts.namespace ?? 'default',
+    taskQueue: opts.taskQueue,
+    workflowBundle: await workflowBundle(),
+    activities: createTicketActivities({
+      db: opts.db,
+      triager: opts.triager ?? createTriager({}),
+      mailer: opts.mailer ?? { transport: null, from: 'test@example.com' },
+    }),
+  });
+}

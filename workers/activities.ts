@@ -1,0 +1,23 @@
+import nodemailer from 'nodemailer';
+import { createTicketActivities } from '../activities/tickets';
+import { createTriager } from '../activities/triage/triager';
+import type { Db } from '../db/db';
+import type { Config } from '../lib/config';
+import type { TaskQueue } from './queues';
+
+/** The activities a worker of `queue` registers, built over real dependencies. */
+export function activitiesFor(queue: TaskQueue, deps: { config: Config; db: Db }): object {
+  const { config, db } = deps;
+  switch (queue) {
+    case 'ticketing': {
+      const transport = config.smtpUrl ? nodemailer.createTransport(config.smtpUrl) : null;
+      return {
+        ...createTicketActivities({
+          db,
+          triager: createTriager({ openai: config.triageOpenAi }),
+          mailer: { transport, from: config.mailFrom },
+        }),
+      };
+    }
+  }
+}

@@ -1,0 +1,37 @@
+// `npm run worker -- <queue>`: one worker process for one task queue.
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { connectDb } from '../db/db';
+import { loadConfig } from '../lib/config';
+import { logger } from '../lib/logger';
+import { activitiesFor } from './activities';
+import { TASK_QUEUES, type TaskQueue } from './queues';
+
+async function main() {
+  const queue = process.argv[2] as TaskQueue;
+  if (!TASK_QUEUES.includes(queue)) {
+    console.error(`usage: npm run worker -- <${TASK_QUEUES.join('|')}>`);
+    process.exit(2);
+  }
+  const config = loadConfig();
+  const db = await connectDb(config.databaseUrl);
+  const connection = await NativeConnection.connect({ address: config.temporalAddress });
+  const worker = await Worker.create({
+    connection,
+    namespace: config.temporalNamespace,
+    taskQueue: queue,
+    workflowsPath: require.resolve('../workflows'),
+    activities: activitiesFor(queue, { config, db }),
+    maxConcurrentActivityTaskExecutions: 200,
+    maxConcurrentWorkflowTaskExecutions: 200,
+    maxCachedWorkflows: 2000,
+  });
+  logger.info({ queue }, 'worker started');
+  await worker.run(); // resolves after SIGINT/SIGTERM (the SDK installs the handlers)
+  await connection.close();
+  await db.close();
+}
+
+main().catch((err) => {
+  logger.error({ err }, 'worker failed');
+  process.exit(1);
+});

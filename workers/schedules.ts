@@ -1,0 +1,59 @@
+// Every Temporal Schedule this code base relies on, created or brought up to date by
+// ensureSchedules() when the workers start. The definitions here are the truth: a
+// schedule that exists with another spec is updated to match, so a deploy that changes
+// a time or an argument takes effect without manual steps.
+import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client, type ScheduleOptions } from '@temporalio/client';
+import {
+  MAINTENANCE_TASK_QUEUE,
+  PURGE_REVOKED_KEYS_SCHEDULE_ID,
+  PURGE_REVOKED_KEYS_WORKFLOW_TYPE,
+  type PurgeRevokedKeysInput,
+} from '../workflows/maintenance/contract';
+import { REVOKED_KEY_RETENTION_DAYS } from '../workflows/maintenance/purge-revoked-keys.logic';
+
+export interface EnsureSchedulesOptions {
+  /** task queue of the maintenance workflows; default MAINTENANCE_TASK_QUEUE ('ticketing') */
+  taskQueue?: string;
+}
+
+export function scheduleDefinitions(opts: EnsureSchedulesOptions = {}): ScheduleOptions[] {
+  const taskQueue = opts.taskQueue ?? MAINTENANCE_TASK_QUEUE;
+  const purgeInput: PurgeRevokedKeysInput = { olderThanDays: REVOKED_KEY_RETENTION_DAYS };
+  return [
+    {
+      scheduleId: PURGE_REVOKED_KEYS_SCHEDULE_ID,
+      // daily at 03:17 UTC: off the hour, when traffic is low
+      spec: { calendars: [{ hour: 3, minute: 17, comment: 'daily revoked API key purge' }] },
+      action: {
+        type: 'startWorkflow',
+        workflowType: PURGE_REVOKED_KEYS_WORKFLOW_TYPE,
+        workflowId: 'maintenance/purge-revoked-keys/run',
+        taskQueue,
+        args: [purgeInput],
+        workflowExecutionTimeout: '6 hours',
+      },
+      policies: {
+        overlap: ScheduleOverlapPolicy.SKIP,
+        // a server outage up to a day still gets the day's run afterwards
+        catchupWindow: '1 day',
+      },
+    },
+  ];
+}
+
+/** Creates the schedules, or updates existing ones to these definitions. Safe to call from every worker start. */
+export async function ensureSchedules(client: Client, opts: EnsureSchedulesOptions = {}): Promise<void> {
+  for (const def of scheduleDefinitions(opts)) {
+    try {
+      await client.schedule.create(def);
+    } catch (err) {
+      if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+      await client.schedule.getHandle(def.scheduleId).update((previous) => ({
+        ...previous,
+        spec: def.spec,
+        action: def.action,
+        policies: { ...previous.policies, ...def.policies },
+      }));
+    }
+  }
+}

@@ -1,0 +1,2 @@
+// Every workflow the workers register (bundled by the Temporal worker).
+export { ticketWorkflow } from './ticket/ticket.workflow';

@@ -1,0 +1,2 @@
+// The maintenance workflows, for workflows/index.ts to re-export to the worker bundle.
+export { purgeRevokedKeysWorkflow } from './purge-revoked-keys.workflow';

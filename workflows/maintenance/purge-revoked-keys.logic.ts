@@ -1,0 +1,38 @@
+// Pure decisions of the revoked-key purge, shared by the workflow, the activity and tests.
+import type { PurgeRevokedKeysInput } from './contract';
+
+/** Spec, Limits: "Revoked key audit retention: 365 days". */
+export const REVOKED_KEY_RETENTION_DAYS = 365;
+export const DEFAULT_PURGE_BATCH = 1000;
+/** Upper bound on batches per run; what is left is purged by tomorrow's run. */
+export const MAX_PURGE_BATCHES = 500;
+
+const DAY_MS = 24 * 3600 * 1000;
+
+export interface PurgePlan {
+  olderThanDays: number;
+  batchSize: number;
+}
+
+/** Fills defaults and refuses values that would purge too much (a retention under one day). */
+export function purgePlan(input: PurgeRevokedKeysInput = {}): PurgePlan {
+  const olderThanDays = input.olderThanDays ?? REVOKED_KEY_RETENTION_DAYS;
+  const batchSize = input.batchSize ?? DEFAULT_PURGE_BATCH;
+  if (!Number.isInteger(olderThanDays) || olderThanDays < 1) {
+    throw new RangeError(`olderThanDays must be an integer of at least 1, got ${olderThanDays}`);
+  }
+  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10_000) {
+    throw new RangeError(`batchSize must be an integer from 1 to 10000, got ${batchSize}`);
+  }
+  return { olderThanDays, batchSize };
+}
+
+/** Whether a key revoked at `revokedAt` is past retention at `now` (the SQL applies the same rule). */
+export function isPurgeable(revokedAt: Date | null, now: Date, olderThanDays: number): boolean {
+  return revokedAt !== null && revokedAt.getTime() < now.getTime() - olderThanDays * DAY_MS;
+}
+
+/** A full batch means there may be more; a short one means the backlog is done. */
+export function shouldContinue(deletedInBatch: number, batchSize: number, batchesDone: number): boolean {
+  return deletedInBatch >= batchSize && batchesDone < MAX_PURGE_BATCHES;
+}

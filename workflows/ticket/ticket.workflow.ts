@@ -1,0 +1,199 @@
+import {
+  ApplicationFailure,
+  condition,
+  continueAsNew,
+  allHandlersFinished,
+  proxyActivities,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { WorkspaceSettings } from '../../lib/workspace-settings';
+import type { ApplyChangeRequest, LifecycleChange, TicketActivities } from './activities.contract';
+import {
+  assignUpdate,
+  createdUpdate,
+  deleteUpdate,
+  messageUpdate,
+  patchUpdate,
+  resolveUpdate,
+  stateQuery,
+  type Actor,
+  type ChangeResult,
+  type CreateTicketInput,
+  type TicketRecord,
+} from './contract';
+import { checkChange, nextDeadline, type ChangeKind, type TicketStatus, type TimerFacts } from './ticket.logic';
+
+const storage = proxyActivities<TicketActivities>({
+  startToCloseTimeout: '15 seconds',
+  retry: { initialInterval: '200 ms', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+});
+// Creation gives up after ~10 s so a ticket that could not be stored ends its workflow.
+const creation = proxyActivities<TicketActivities>({
+  startToCloseTimeout: '5 seconds',
+  retry: { initialInterval: '200 ms', backoffCoefficient: 2, maximumAttempts: 6 },
+});
+const side = proxyActivities<TicketActivities>({
+  startToCloseTimeout: '45 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumAttempts: 5 },
+});
+
+class DeadlineMoved extends Error {}
+
+/** What survives continue-as-new. */
+export interface CarriedState {
+  facts: TimerFacts;
+  version: number;
+  assigneeId: string | null;
+  workspaceId: string;
+}
+
+/**
+ * One workflow per ticket (`ticket/<tkt_id>`): the single writer of its ticket. It
+ * stores the ticket, triages it, and owns the SLA and auto-close timers; every change
+ * arrives as an Update whose validator gives the API its synchronous 409/422.
+ */
+export async function ticketWorkflow(input: CreateTicketInput, carried?: CarriedState): Promise<string> {
+  let state: CarriedState | null = carried ?? null;
+  let created: TicketRecord | null = null;
+  let creationFailed = false;
+  let deleted = false;
+  let busy = false;
+
+  const rejectIfInvalid = (kind: ChangeKind, requested?: TicketStatus) => {
+    if (!state) throw ApplicationFailure.nonRetryable('The ticket is still being created', 'ticket_not_ready');
+    if (deleted) throw ApplicationFailure.nonRetryable('The ticket was deleted', 'ticket_deleted');
+    const rejection = checkChange(state.facts.status, kind, requested);
+    if (rejection) throw ApplicationFailure.nonRetryable(rejection.message, rejection.type);
+  };
+
+  // Changes run one at a time, each re-checked once it holds the lock, because a
+  // validator may have passed against a state that an earlier change then moved on.
+  async function apply(change: LifecycleChange, actor: Actor | null, recheck?: () => void): Promise<ChangeResult | null> {
+    await condition(() => !busy);
+    busy = true;
+    try {
+      recheck?.();
+      const req: ApplyChangeRequest = { ticketId: input.ticketId, version: state!.version + 1, at: new Date().toISOString(), change, actor };
+      const result = await storage.applyTicketChange(req);
+      state!.version = req.version;
+      if (change.kind === 'delete') deleted = true;
+      if (result) absorb(result.ticket);
+      return result;
+    } finally {
+      busy = false;
+    }
+  }
+
+  function absorb(t: TicketRecord) {
+    const f = state!.facts;
+    const ms = (iso: string | null) => (iso ? Date.parse(iso) : null);
+    Object.assign(f, { status: t.status, priority: t.priority, resolvedAt: ms(t.resolvedAt), firstResponseAt: ms(t.firstResponseAt) });
+    state!.assigneeId = t.assigneeId;
+    if (input.searchAttributes) upsertSearchAttributes({ TicketStatus: [t.status], TicketPriority: [t.priority] });
+  }
+
+  setHandler(stateQuery, () => {
+    if (!state) return null;
+    const d = nextDeadline(state.facts);
+    return { status: state.facts.status, version: state.version, nextDeadline: d && { kind: d.kind, at: new Date(d.at).toISOString() } };
+  });
+  setHandler(createdUpdate, async () => {
+    await condition(() => created !== null || creationFailed);
+    if (!created) throw ApplicationFailure.nonRetryable('The ticket could not be stored', 'creation_failed');
+    return created;
+  });
+  setHandler(patchUpdate, async (change, actor) => (await apply({ kind: 'patch', ...change }, actor, () => rejectIfInvalid('patch', change.status)))!, {
+    validator: (change, _actor) => rejectIfInvalid('patch', change.status),
+  });
+  setHandler(assignUpdate, async (change, actor) => (await apply({ kind: 'assign', ...change }, actor, () => rejectIfInvalid('assign')))!, {
+    validator: (_change, _actor) => rejectIfInvalid('assign'),
+  });
+  setHandler(messageUpdate, async (change, actor) => (await apply({ kind: 'message', ...change }, actor, () => rejectIfInvalid('message')))!, {
+    validator: (_change, _actor) => rejectIfInvalid('message'),
+  });
+  setHandler(
+    resolveUpdate,
+    async (change, actor) => {
+      const result = (await apply({ kind: 'resolve', ...change }, actor, () => rejectIfInvalid('resolve')))!;
+      // the threshold in force when the ticket is resolved applies to this resolution
+      state!.facts.autoCloseHours = (await storage.loadWorkspaceSettings({ workspaceId: input.workspaceId })).autoCloseHours;
+      const sent = change.sendNotification
+        ? await side.sendResolutionNotification({ ticketId: input.ticketId, version: state!.version }).catch(() => false)
+        : false;
+      return { ...result, notificationSent: sent };
+    },
+    { validator: (_change, _actor) => rejectIfInvalid('resolve') },
+  );
+  setHandler(
+    deleteUpdate,
+    async (actor) => {
+      await apply({ kind: 'delete' }, actor, () => rejectIfInvalid('delete'));
+      return { deleted: true as const };
+    },
+    { validator: (_actor) => rejectIfInvalid('delete') },
+  );
+
+  if (!state) {
+    let stored: { ticket: TicketRecord; settings: WorkspaceSettings };
+    try {
+      stored = await creation.insertTicket(input);
+    } catch {
+      // No ticket without a workflow, and no workflow without a ticket: end here.
+      creationFailed = true;
+      await condition(allHandlersFinished);
+      return 'creation_failed';
+    }
+    state = {
+      facts: {
+        status: 'open',
+        priority: input.priority,
+        createdAt: Date.parse(input.createdAt),
+        resolvedAt: null,
+        firstResponseAt: null,
+        autoCloseHours: stored.settings.autoCloseHours,
+        sla: stored.settings.sla,
+        breached: { first_response: false, resolution: false },
+      },
+      version: 1,
+      assigneeId: null,
+      workspaceId: input.workspaceId,
+    };
+    created = stored.ticket;
+    await side
+      .triageTicket({ ticketId: input.ticketId, title: input.title, body: input.body, category: input.category })
+      .catch(() => undefined); // triage is advisory: a ticket without it is still a ticket
+  }
+
+  while (!deleted && state.facts.status !== 'closed') {
+    const seen = state.version;
+    const due = nextDeadline(state.facts);
+    const moved = () => state!.version !== seen || deleted;
+    const changed = due ? await condition(moved, Math.max(due.at - Date.now(), 1)) : (await condition(moved), true);
+    if (!changed && due) await fire(due.kind);
+    if (workflowInfo().continueAsNewSuggested && !busy) {
+      await condition(allHandlersFinished);
+      await continueAsNew<typeof ticketWorkflow>(input, state);
+    }
+  }
+  await condition(allHandlersFinished);
+  return deleted ? 'deleted' : 'closed';
+
+  // A deadline fires only if, once the change lock is held, it is still due: a change
+  // that was in flight when the timer fired (a reply, a resolve) may have moved it.
+  async function fire(kind: 'auto_close' | 'sla_first_response' | 'sla_resolution') {
+    const stillDue = () => {
+      const d = nextDeadline(state!.facts);
+      if (!d || d.kind !== kind || d.at > Date.now()) throw new DeadlineMoved();
+    };
+    const policy = kind === 'sla_first_response' ? 'first_response' : 'resolution';
+    const change: LifecycleChange = kind === 'auto_close' ? { kind: 'auto_close' } : { kind: 'sla_breach', policy };
+    try {
+      await apply(change, null, stillDue);
+      if (kind !== 'auto_close') state!.facts.breached[policy] = true;
+    } catch (err) {
+      if (!(err instanceof DeadlineMoved)) throw err;
+    }
+  }
+}
