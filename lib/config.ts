@@ -14,6 +14,8 @@ export interface Config {
   smtpUrl?: string;
   mailFrom: string;
   bodyLimit: string;
+  /** per-plan requests/minute overrides, from RATE_LIMITS="starter=120,scale=100000" (benchmarks, tests) */
+  rateLimits?: Partial<Record<'starter' | 'growth' | 'scale', number>>;
   triageOpenAi?: { baseUrl: string; apiKey?: string; model: string; timeoutMs?: number };
 }
 
@@ -30,6 +32,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM ?? 'Support <support@example.com>',
     bodyLimit: env.BODY_LIMIT ?? '1mb',
+    rateLimits: env.RATE_LIMITS ? parseRateLimits(env.RATE_LIMITS) : undefined,
     triageOpenAi: env.TRIAGE_OPENAI_BASE_URL
       ? {
           baseUrl: env.TRIAGE_OPENAI_BASE_URL,
@@ -39,4 +42,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         }
       : undefined,
   };
+}
+
+function parseRateLimits(raw: string): Config['rateLimits'] {
+  const out: NonNullable<Config['rateLimits']> = {};
+  for (const part of raw.split(',')) {
+    const [plan, value] = part.split('=').map((s) => s.trim());
+    if ((plan === 'starter' || plan === 'growth' || plan === 'scale') && Number(value) > 0) out[plan] = Number(value);
+  }
+  return out;
 }

@@ -1,4 +1,5 @@
 import nodemailer from 'nodemailer';
+import { createMaintenanceActivities } from '../activities/maintenance';
 import { createTicketActivities } from '../activities/tickets';
 import { createTriager } from '../activities/triage/triager';
 import type { Db } from '../db/db';
@@ -17,6 +18,7 @@ export function activitiesFor(queue: TaskQueue, deps: { config: Config; db: Db }
           triager: createTriager({ openai: config.triageOpenAi }),
           mailer: { transport, from: config.mailFrom },
         }),
+        ...createMaintenanceActivities({ db }),
       };
     }
   }

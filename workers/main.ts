@@ -1,10 +1,12 @@
 // `npm run worker -- <queue>`: one worker process for one task queue.
+import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { connectDb } from '../db/db';
 import { loadConfig } from '../lib/config';
 import { logger } from '../lib/logger';
 import { activitiesFor } from './activities';
 import { TASK_QUEUES, type TaskQueue } from './queues';
+import { ensureSchedules } from './schedules';
 
 async function main() {
   const queue = process.argv[2] as TaskQueue;
@@ -25,6 +27,12 @@ async function main() {
     maxConcurrentWorkflowTaskExecutions: 200,
     maxCachedWorkflows: 2000,
   });
+  if (queue === 'ticketing') {
+    // the schedules whose workflows this queue runs exist once this worker is up
+    const clientConnection = await Connection.connect({ address: config.temporalAddress });
+    await ensureSchedules(new Client({ connection: clientConnection, namespace: config.temporalNamespace }));
+    await clientConnection.close();
+  }
   logger.info({ queue }, 'worker started');
   await worker.run(); // resolves after SIGINT/SIGTERM (the SDK installs the handlers)
   await connection.close();

@@ -1,2 +1,3 @@
 // Every workflow the workers register (bundled by the Temporal worker).
 export { ticketWorkflow } from './ticket/ticket.workflow';
+export * from './maintenance';

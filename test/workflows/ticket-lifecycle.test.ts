@@ -77,7 +77,7 @@ describe('auto-close of resolved tickets', () => {
   test('not closed at 71 h 59 min, closed at 72 h', async () => {
     const { handle, input } = await openTicket();
     await handle.executeUpdate(resolveUpdate, { args: [{ sendNotification: false }, actor] });
-    await env.sleep('71h 59m');
+    await env.sleep('4319m');
     assert.equal(await status(input.ticketId), 'resolved');
     await env.sleep('1m');
     await handle.result();
@@ -101,7 +101,7 @@ describe('auto-close of resolved tickets', () => {
   test('a workspace threshold of 24 h', async () => {
     const { handle, input } = await openTicket({ autoCloseHours: 24 });
     await handle.executeUpdate(resolveUpdate, { args: [{ sendNotification: false }, actor] });
-    await env.sleep('23h 59m');
+    await env.sleep('1439m');
     assert.equal(await status(input.ticketId), 'resolved');
     await env.sleep('1m');
     await handle.result();
@@ -113,7 +113,7 @@ describe('SLA deadlines', () => {
   test('first-response breach at the exact deadline, recorded once', async () => {
     const sla = { urgent: { firstResponseMinutes: 30, resolutionMinutes: 600 } };
     const { input } = await openTicket({ sla }, 'urgent');
-    await env.sleep('29m 59s');
+    await env.sleep('1799s');
     assert.equal((await events(input.ticketId, 'sla.breached')).length, 0);
     await env.sleep('1s');
     const breaches = await events(input.ticketId, 'sla.breached');
@@ -128,7 +128,7 @@ describe('SLA deadlines', () => {
     await env.sleep('59m');
     const reply = { messageId: newId('msg'), authorType: 'agent' as const, authorId: 'agt_x', body: 'Looking into it' };
     await handle.executeUpdate(messageUpdate, { args: [reply, actor] });
-    await env.sleep('60m 59s');
+    await env.sleep('3659s');
     assert.equal((await events(input.ticketId, 'sla.breached')).length, 0);
     await env.sleep('1s');
     const breaches = await events(input.ticketId, 'sla.breached');

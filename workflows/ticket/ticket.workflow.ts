@@ -1,4 +1,5 @@
 import {
+  ActivityFailure,
   ApplicationFailure,
   condition,
   continueAsNew,
@@ -57,7 +58,7 @@ export interface CarriedState {
 export async function ticketWorkflow(input: CreateTicketInput, carried?: CarriedState): Promise<string> {
   let state: CarriedState | null = carried ?? null;
   let created: TicketRecord | null = null;
-  let creationFailed = false;
+  let creationFailure: ApplicationFailure | null = null;
   let deleted = false;
   let busy = false;
 
@@ -76,10 +77,15 @@ export async function ticketWorkflow(input: CreateTicketInput, carried?: Carried
     try {
       recheck?.();
       const req: ApplyChangeRequest = { ticketId: input.ticketId, version: state!.version + 1, at: new Date().toISOString(), change, actor };
+      const wasResolved = state!.facts.status === 'resolved';
       const result = await storage.applyTicketChange(req);
       state!.version = req.version;
       if (change.kind === 'delete') deleted = true;
       if (result) absorb(result.ticket);
+      if (!wasResolved && state!.facts.status === 'resolved') {
+        // the workspace threshold in force when the ticket is resolved applies to it
+        state!.facts.autoCloseHours = (await storage.loadWorkspaceSettings({ workspaceId: input.workspaceId })).autoCloseHours;
+      }
       return result;
     } finally {
       busy = false;
@@ -100,8 +106,8 @@ export async function ticketWorkflow(input: CreateTicketInput, carried?: Carried
     return { status: state.facts.status, version: state.version, nextDeadline: d && { kind: d.kind, at: new Date(d.at).toISOString() } };
   });
   setHandler(createdUpdate, async () => {
-    await condition(() => created !== null || creationFailed);
-    if (!created) throw ApplicationFailure.nonRetryable('The ticket could not be stored', 'creation_failed');
+    await condition(() => created !== null || creationFailure !== null);
+    if (!created) throw creationFailure!;
     return created;
   });
   setHandler(patchUpdate, async (change, actor) => (await apply({ kind: 'patch', ...change }, actor, () => rejectIfInvalid('patch', change.status)))!, {
@@ -117,8 +123,6 @@ export async function ticketWorkflow(input: CreateTicketInput, carried?: Carried
     resolveUpdate,
     async (change, actor) => {
       const result = (await apply({ kind: 'resolve', ...change }, actor, () => rejectIfInvalid('resolve')))!;
-      // the threshold in force when the ticket is resolved applies to this resolution
-      state!.facts.autoCloseHours = (await storage.loadWorkspaceSettings({ workspaceId: input.workspaceId })).autoCloseHours;
       const sent = change.sendNotification
         ? await side.sendResolutionNotification({ ticketId: input.ticketId, version: state!.version }).catch(() => false)
         : false;
@@ -139,9 +143,13 @@ export async function ticketWorkflow(input: CreateTicketInput, carried?: Carried
     let stored: { ticket: TicketRecord; settings: WorkspaceSettings };
     try {
       stored = await creation.insertTicket(input);
-    } catch {
+    } catch (err) {
       // No ticket without a workflow, and no workflow without a ticket: end here.
-      creationFailed = true;
+      const cause = err instanceof ActivityFailure && err.cause instanceof ApplicationFailure ? err.cause : null;
+      creationFailure = ApplicationFailure.nonRetryable(
+        cause?.message ?? 'The ticket could not be stored',
+        cause?.type === 'player_not_found' ? 'player_not_found' : 'creation_failed',
+      );
       await condition(allHandlersFinished);
       return 'creation_failed';
     }

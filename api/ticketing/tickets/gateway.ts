@@ -31,6 +31,8 @@ export async function startTicket(deps: AppDeps, input: CreateTicketInput): Prom
   try {
     return await deps.temporal.workflow.executeUpdateWithStart(createdUpdate, { startWorkflowOperation });
   } catch (err) {
+    const failure = err instanceof WorkflowUpdateFailedError ? err.cause : undefined;
+    if (failure instanceof ApplicationFailure && failure.type === 'player_not_found') throw errors.playerNotFound(input.playerId);
     deps.logger.warn({ err, ticketId: input.ticketId }, 'ticket creation failed');
     throw errors.unavailable('The ticket could not be created; nothing was stored, retry later');
   }

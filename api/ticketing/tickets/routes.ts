@@ -9,7 +9,11 @@ import { parse } from '../../validation';
 import { auth, requireScope, requireWorkspace } from '../access';
 import { changeTicket, startTicket } from './gateway';
 import { buildListQuery } from './list-query';
-import { checkTicketQuota, findAgentView, findPlayerForTicket, playerExpansion } from './lookups';
+import { findPlayer, findPlayerByRef } from '../../../db/repositories/players';
+import { findAgent } from '../agents/repository';
+import { presentAssignee } from '../agents/presenters';
+import { presentPlayerExpansion } from '../players/presenters';
+import { checkTicketQuota } from './quota';
 import * as present from './presenters';
 import {
   AssignTicketBody,
@@ -43,7 +47,7 @@ export function ticketsRouter(deps: AppDeps): Router {
     const body = parse(CreateTicketBody, ctx.request.body);
     const ws = await requireWorkspace(ctx, deps, body.workspaceId);
     if (a.playerId && body.playerId !== a.playerId) throw errors.forbidden('An SDK key may only create tickets for its own player');
-    const player = await findPlayerForTicket(deps.db, ws.id, body.playerId);
+    const player = await findPlayerByRef(deps.db, ws.id, body.playerId);
     if (!player) throw errors.playerNotFound(body.playerId);
     await checkTicketQuota(deps.db, a.organizationId, a.plan);
     const ticket = await startTicket(deps, {
@@ -51,7 +55,7 @@ export function ticketsRouter(deps: AppDeps): Router {
       workspaceId: ws.id,
       organizationId: a.organizationId,
       playerRef: player.id,
-      playerId: player.playerId,
+      playerId: player.player_id,
       title: body.title,
       body: body.body,
       category: body.category ?? null,
@@ -91,10 +95,15 @@ export function ticketsRouter(deps: AppDeps): Router {
     const t = await visibleTicket(ctx, ctx.params.id);
     const [messages, assignee, player] = await Promise.all([
       listMessages(deps.db, t.id),
-      t.assigneeId ? findAgentView(deps.db, t.workspaceId, t.assigneeId) : null,
-      playerExpansion(deps.db, t.playerRef),
+      t.assigneeId ? findAgent(deps.db, t.workspaceId, t.assigneeId) : null,
+      t.playerRef ? findPlayer(deps.db, t.playerRef) : null,
     ]);
-    ctx.body = present.presentTicketDetail(t, { assignee, messages, player, forPlayer: a.playerId !== null });
+    ctx.body = present.presentTicketDetail(t, {
+      assignee: presentAssignee(assignee),
+      messages,
+      player: presentPlayerExpansion(player),
+      forPlayer: a.playerId !== null,
+    });
   });
 
   router.patch('/tickets/:id', async (ctx) => {
@@ -102,7 +111,7 @@ export function ticketsRouter(deps: AppDeps): Router {
     const body = parse(PatchTicketBody, ctx.request.body);
     if (a.type === 'sdk') throw errors.forbidden('SDK keys cannot update tickets; players reply with messages');
     const t = await visibleTicket(ctx, ctx.params.id);
-    if (body.assigneeId && !(await findAgentView(deps.db, t.workspaceId, body.assigneeId))) throw errors.agentNotFound(body.assigneeId);
+    if (body.assigneeId && !(await findAgent(deps.db, t.workspaceId, body.assigneeId))) throw errors.agentNotFound(body.assigneeId);
     const result = await changeTicket(deps, t.id, 'patch', patchUpdate, [body, actorOf(ctx)], body.status);
     ctx.body = present.presentPatch(result.ticket);
   });
@@ -112,7 +121,7 @@ export function ticketsRouter(deps: AppDeps): Router {
     const body = parse(AssignTicketBody, ctx.request.body);
     if (a.type === 'sdk') throw errors.forbidden('SDK keys cannot assign tickets');
     const t = await visibleTicket(ctx, ctx.params.id);
-    const agent = await findAgentView(deps.db, t.workspaceId, body.agentId);
+    const agent = presentAssignee(await findAgent(deps.db, t.workspaceId, body.agentId));
     if (!agent) throw errors.agentNotFound(body.agentId);
     const result = await changeTicket(deps, t.id, 'assign', assignUpdate, [body, actorOf(ctx)]);
     ctx.body = present.presentAssign(result.ticket, agent);
@@ -135,7 +144,7 @@ export function ticketsRouter(deps: AppDeps): Router {
     const authorId = body.authorId ?? t.playerId;
     if (body.authorType === 'agent') {
       if (!body.authorId) throw errors.validation('authorId: Required for agent messages');
-      if (!(await findAgentView(deps.db, t.workspaceId, body.authorId))) throw errors.agentNotFound(body.authorId);
+      if (!(await findAgent(deps.db, t.workspaceId, body.authorId))) throw errors.agentNotFound(body.authorId);
     } else if (authorId !== t.playerId) {
       throw errors.validation("authorId: a player message must come from the ticket's player");
     }

@@ -1,0 +1,163 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { AppDeps } from '../../deps';
+import { errors } from '../../errors';
+import { parse } from '../../validation';
+import { generateApiKey, hashApiKey, keyKindOf } from '../../../lib/api-keys';
+import { newId } from '../../../lib/ids';
+import { auth, requireScope, type AuthContext } from '../access';
+import { authServices, type AuthServices } from './credentials';
+import type { KeyReach } from './keys-repository';
+import { presentKey } from './presenters';
+import { applyRateLimit, gate, planLimits } from './rate-limit';
+import { markRevoked } from './revocation';
+import { CreateApiKeyRequest, KeyParams, OrganizationParams, TokenRequest, type CreateApiKeyBody } from './schema';
+import { issueToken } from './tokens';
+
+/** Routes that need no credential: the token exchange and the JWKS. Mounted under /v1. */
+export function publicAuthRouter(deps: AppDeps): Router {
+  const services = authServices(deps);
+  const limits = planLimits(deps.config);
+  const router = new Router();
+
+  router.post('/auth/token', async (ctx) => {
+    const body = parse(TokenRequest, ctx.request.body);
+    const kind = keyKindOf(body.apiKey);
+    if (kind === 'sdk_') {
+      throw errors.validation('apiKey: sdk keys cannot be exchanged for access tokens; send them directly as the Bearer value');
+    }
+    if (!kind) throw errors.unauthorized('Invalid API key');
+    const row = await services.keyByHash(hashApiKey(body.apiKey));
+    // One answer for unknown, revoked and other-organization keys: nothing to probe.
+    if (!row || row.revokedAt || row.type !== 'server' || row.organizationId !== body.organizationId) {
+      throw errors.unauthorized('Invalid API key for this organization');
+    }
+    // A token exchange is a request made with the key: it counts against its limit.
+    const result = await gate(deps.redis, row.id, limits[row.plan]);
+    if (result.revoked) {
+      services.forget(row.id);
+      throw errors.unauthorized('Invalid API key for this organization');
+    }
+    applyRateLimit(ctx, result);
+    services.touch(row.id);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await issueToken(services.signing, row.id, row.organizationId);
+  });
+
+  router.get('/.well-known/jwks.json', async (ctx) => {
+    const { jwks } = await services.signing.current();
+    ctx.set('Cache-Control', 'public, max-age=300');
+    ctx.body = { keys: jwks };
+  });
+
+  return router;
+}
+
+/**
+ * The caller's reach for key management: `admin:all`, its own organization only (403
+ * otherwise), and, so that a sandbox key never touches production, test keys manage
+ * test keys only; a workspace-bound admin key manages the keys of its workspace.
+ */
+function keyReach(ctx: Context): { caller: AuthContext; reach: KeyReach } {
+  const caller = requireScope(ctx, 'admin:all');
+  const { organization_id } = parse(OrganizationParams, ctx.params);
+  if (organization_id !== caller.organizationId) {
+    throw errors.forbidden(`This API key has no access to organization '${organization_id}'`);
+  }
+  return {
+    caller,
+    reach: {
+      organizationId: caller.organizationId,
+      environment: caller.environment === 'test' ? 'test' : null,
+      workspaceId: caller.workspaceId,
+    },
+  };
+}
+
+async function createKey(deps: AppDeps, services: AuthServices, caller: AuthContext, body: CreateApiKeyBody) {
+  const workspaceId = body.workspaceId ?? caller.workspaceId;
+  if (caller.workspaceId && workspaceId !== caller.workspaceId) {
+    throw errors.forbidden('A workspace-bound key can only create keys for its own workspace');
+  }
+  const ws = workspaceId ? await services.repo.workspace(workspaceId) : null;
+  if (workspaceId && (!ws || ws.organizationId !== caller.organizationId)) {
+    throw errors.forbidden(`This API key has no access to workspace '${workspaceId}'`);
+  }
+  const environment = body.environment ?? (ws ? (ws.environment === 'sandbox' ? 'test' : 'live') : caller.environment);
+  if (caller.environment === 'test' && environment === 'live') {
+    throw errors.forbidden('A test key can only create test keys');
+  }
+  if (ws && (ws.environment === 'sandbox') !== (environment === 'test')) {
+    throw errors.validation(`environment: a ${environment} key cannot be bound to the ${ws.environment} workspace '${ws.id}'`);
+  }
+  const { key, prefix, hash } = generateApiKey(body.type === 'sdk' ? 'sdk_' : environment === 'test' ? 'sk_test_' : 'sk_live_');
+  const row = await services.repo.insert({
+    id: newId('key'),
+    organizationId: caller.organizationId,
+    workspaceId: workspaceId ?? null,
+    name: body.name,
+    type: body.type,
+    environment,
+    prefix,
+    hash,
+    scopes: body.scopes,
+    playerId: body.type === 'sdk' ? body.playerId! : null,
+    createdBy: caller.keyId,
+  });
+  deps.logger.info({ keyId: row.id, organizationId: row.organizationId, createdBy: caller.keyId }, 'API key created');
+  return { ...presentKey(row), key };
+}
+
+/** The authenticated auth routes: who am I, and API key management. */
+export function apiKeysRouter(deps: AppDeps): Router {
+  const services = authServices(deps);
+  const router = new Router();
+
+  router.get('/auth/me', async (ctx) => {
+    const a = auth(ctx);
+    // this very request may have just recorded the first use; show it
+    await services.pendingTouch(a.keyId);
+    const row = await services.repo.findById(a.keyId);
+    if (!row) throw errors.unauthorized();
+    ctx.body = presentKey(row);
+  });
+
+  router.get('/organizations/:organization_id/api-keys', async (ctx) => {
+    const { reach } = keyReach(ctx);
+    ctx.body = { data: (await services.repo.list(reach)).map(presentKey) };
+  });
+
+  router.post('/organizations/:organization_id/api-keys', async (ctx) => {
+    const { caller } = keyReach(ctx);
+    // The idempotency middleware would keep the response, i.e. the new secret in the
+    // clear, for 24 h. Refuse rather than store it; a client that lost the response
+    // lists the keys by name and revokes the orphan.
+    if (ctx.get('Idempotency-Key')) {
+      throw errors.validation('Idempotency-Key is not accepted when creating API keys: the response carries the secret, which is never stored');
+    }
+    const body = parse(CreateApiKeyRequest, ctx.request.body);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.status = 201;
+    ctx.body = await createKey(deps, services, caller, body);
+  });
+
+  router.delete('/organizations/:organization_id/api-keys/:key_id', async (ctx) => {
+    const { caller, reach } = keyReach(ctx);
+    const { key_id } = parse(KeyParams, ctx.params);
+    const row = await services.repo.findInReach(reach, key_id);
+    if (!row) throw errors.notFound('api_key_not_found', `No API key '${key_id}' in this organization`);
+    await services.repo.revoke(row.id, caller.keyId);
+    try {
+      await markRevoked(deps.redis, row.id);
+    } catch {
+      // Recorded in Postgres, but other processes may serve the key from cache for up to
+      // 30 s; DELETE is idempotent, so the client can simply retry.
+      throw errors.unavailable('The key is revoked but the revocation could not be propagated yet; retry the request');
+    }
+    services.forget(row.id);
+    deps.logger.info({ keyId: row.id, revokedBy: caller.keyId }, 'API key revoked');
+    ctx.status = 204;
+  });
+
+  return router;
+}

@@ -1,0 +1,54 @@
+import type { PlayerRow, PlayerTicketRow } from '../../../db/repositories/players';
+import type { PlayerExpansion, PlayerResponse, PlayerTicketItem } from './schema';
+
+const iso = (d: Date) => d.toISOString();
+
+/** The Player object of Document 1. */
+export function presentPlayer(row: PlayerRow): PlayerResponse {
+  return {
+    id: row.id,
+    playerId: row.player_id,
+    workspaceId: row.workspace_id,
+    displayName: row.display_name,
+    email: row.email,
+    ticketCount: row.ticket_count ?? 0,
+    metadata: row.metadata ?? {},
+    firstSeenAt: iso(row.first_seen_at),
+    lastSeenAt: iso(row.last_seen_at),
+  };
+}
+
+/**
+ * Document 1 does not say where these live. The upsert accepts only displayName,
+ * email and metadata, so they are read from metadata keys of the same names
+ * (docs/players.md); lifetimeSpend is typed number there, so it is parsed and is
+ * null when absent or not a finite number.
+ */
+function spendOf(raw: string | undefined): number | null {
+  if (raw === undefined || raw.trim() === '') return null;
+  const n = Number(raw.trim());
+  return Number.isFinite(n) ? n : null;
+}
+
+/**
+ * The `player` object on single-ticket retrieval. null for an erased player (the
+ * ticket's player_ref is null then), so the ticket view can pass the lookup straight in.
+ */
+export function presentPlayerExpansion(row: PlayerRow | null | undefined): PlayerExpansion | null {
+  if (!row || row.erased_at) return null;
+  const m = row.metadata ?? {};
+  return {
+    id: row.id,
+    displayName: row.display_name,
+    email: row.email,
+    platform: m.platform ?? null,
+    steamId: m.steamId ?? null,
+    accountAge: m.accountAge ?? null,
+    lifetimeSpend: spendOf(m.lifetimeSpend),
+    loyaltyTier: m.loyaltyTier ?? null,
+  };
+}
+
+export function presentPlayerTicket(row: PlayerTicketRow): PlayerTicketItem {
+  return { id: row.id, title: row.title, status: row.status as PlayerTicketItem['status'], createdAt: iso(row.created_at) };
+}

@@ -1,0 +1,32 @@
+// The write side of the upsert: the profile and its `player.created` outbox event
+// commit together, so a webhook can never announce a player that was rolled back
+// and a created player is never missing its event.
+import type { Db, Queryable } from '../../../db/db';
+import { upsertPlayerRow, type PlayerRow, type UpsertPlayerInput } from '../../../db/repositories/players';
+import { errors } from '../../errors';
+import { newId } from '../../../lib/ids';
+import { presentPlayer } from './presenters';
+
+export async function upsertPlayer(
+  db: Db,
+  input: Omit<UpsertPlayerInput, 'id'>,
+): Promise<{ row: PlayerRow; created: boolean }> {
+  return db.tx(async (q) => {
+    const result = await upsertPlayerRow(q, { ...input, id: newId('kpl') });
+    // Unreachable while the `erased_` prefix is reserved; kept as a clear answer
+    // instead of silently reviving an erased row.
+    if (!result) throw errors.conflict('player_erased', `Player '${input.playerId}' was erased`);
+    if (result.created) await recordPlayerCreated(q, result.row);
+    return result;
+  });
+}
+
+async function recordPlayerCreated(q: Queryable, row: PlayerRow): Promise<void> {
+  // dedupe_key makes the event exactly-once per profile even if this ever re-runs.
+  await q.query(
+    `INSERT INTO events (id, workspace_id, type, subject_id, data, occurred_at, dedupe_key)
+     VALUES ($1, $2, 'player.created', $3, $4, $5, $6)
+     ON CONFLICT (dedupe_key) DO NOTHING`,
+    [newId('evt'), row.workspace_id, row.id, JSON.stringify(presentPlayer(row)), row.first_seen_at, `player.created:${row.id}`],
+  );
+}

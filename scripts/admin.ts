@@ -1,0 +1,114 @@
+// `npm run admin -- bootstrap`: idempotently creates the demo tenant of the ticketing
+// API and prints ONE JSON object with what a client needs to call it:
+//   { "ticketing": { "organizationId", "workspaceId", "apiKey", "agentId" } }
+// Running it again prints the same ids and, while it is still valid, the same key.
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { connectDb, type Db } from '../db/db';
+import { generateApiKey, hashApiKey } from '../lib/api-keys';
+import { loadConfig } from '../lib/config';
+import { newId } from '../lib/ids';
+
+// Fixed, well-known ids (same shape as generated ones: prefix + 26 base32 characters),
+// so every run finds the rows of the previous one with ON CONFLICT DO NOTHING.
+export const DEMO = {
+  organizationId: 'org_00000000000000000000000001',
+  workspaceId: 'ws_00000000000000000000000001',
+  agentId: 'agt_00000000000000000000000001',
+};
+const KEY_NAME = 'demo bootstrap key';
+
+// Keys are stored hashed, so the plaintext of the demo key can only be reused if we kept
+// it: it lives beside the other local state under .data/ (gitignored), readable by the
+// owner only. A DB reset or a revocation makes it stale; then a new key is minted.
+// DEMO_CREDENTIALS_FILE moves it (tests bootstrap their own database without touching it).
+const CREDENTIALS_FILE = resolve(process.env.DEMO_CREDENTIALS_FILE || resolve(__dirname, '..', '.data', 'demo-credentials.json'));
+
+interface StoredCredentials {
+  keyId: string;
+  apiKey: string;
+}
+
+async function readCredentials(): Promise<StoredCredentials | null> {
+  try {
+    const parsed = JSON.parse(await readFile(CREDENTIALS_FILE, 'utf8'));
+    return typeof parsed?.apiKey === 'string' && typeof parsed?.keyId === 'string' ? parsed : null;
+  } catch {
+    return null;
+  }
+}
+
+async function writeCredentials(c: StoredCredentials): Promise<void> {
+  await mkdir(dirname(CREDENTIALS_FILE), { recursive: true });
+  await writeFile(CREDENTIALS_FILE, JSON.stringify(c, null, 2) + '\n', { mode: 0o600 });
+  await chmod(CREDENTIALS_FILE, 0o600);
+}
+
+async function ensureDemoKey(db: Db): Promise<string> {
+  const stored = await readCredentials();
+  if (stored) {
+    const { rows } = await db.query(
+      `SELECT 1 FROM api_keys WHERE id = $1 AND secret_hash = $2 AND organization_id = $3 AND revoked_at IS NULL`,
+      [stored.keyId, hashApiKey(stored.apiKey), DEMO.organizationId],
+    );
+    if (rows.length) return stored.apiKey;
+  }
+  const { key, prefix, hash } = generateApiKey('sk_test_');
+  const keyId = newId('key');
+  await db.query(
+    `INSERT INTO api_keys (id, organization_id, workspace_id, name, type, environment, prefix, secret_hash, scopes)
+     VALUES ($1, $2, NULL, $3, 'server', 'test', $4, $5, $6)`,
+    [keyId, DEMO.organizationId, KEY_NAME, prefix, hash, ['admin:all']],
+  );
+  await writeCredentials({ keyId, apiKey: key });
+  return key;
+}
+
+async function bootstrapTicketing(db: Db) {
+  await db.tx(async (q) => {
+    await q.query(`INSERT INTO organizations (id, name, plan) VALUES ($1, 'Demo Studio', 'scale') ON CONFLICT (id) DO NOTHING`, [
+      DEMO.organizationId,
+    ]);
+    await q.query(
+      `INSERT INTO workspaces (id, organization_id, name, environment) VALUES ($1, $2, 'Demo sandbox', 'sandbox')
+       ON CONFLICT (id) DO NOTHING`,
+      [DEMO.workspaceId, DEMO.organizationId],
+    );
+    await q.query(
+      `INSERT INTO agents (id, workspace_id, name, email) VALUES ($1, $2, 'Demo Agent', 'agent@demo.example.com')
+       ON CONFLICT (id) DO NOTHING`,
+      [DEMO.agentId, DEMO.workspaceId],
+    );
+  });
+  const apiKey = await ensureDemoKey(db);
+  return { organizationId: DEMO.organizationId, workspaceId: DEMO.workspaceId, apiKey, agentId: DEMO.agentId };
+}
+
+const COMMANDS: Record<string, (db: Db) => Promise<unknown>> = {
+  async bootstrap(db) {
+    return { ticketing: await bootstrapTicketing(db) };
+  },
+};
+
+async function main() {
+  const command = process.argv[2];
+  const run = command ? COMMANDS[command] : undefined;
+  if (!run) {
+    console.error(`usage: npm run admin -- <${Object.keys(COMMANDS).join('|')}>`);
+    process.exit(2);
+  }
+  const db = await connectDb(loadConfig().databaseUrl, 2);
+  try {
+    // stdout carries only the JSON, so callers can pipe it to jq
+    process.stdout.write(JSON.stringify(await run(db)) + '\n');
+  } finally {
+    await db.close();
+  }
+}
+
+if (require.main === module) {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,142 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
+import type { ApplicationFailure } from '@temporalio/common';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { bundleWorkflowCode, Worker } from '@temporalio/worker';
+import { createMaintenanceActivities } from '../../activities/maintenance';
+import { connectDb, type Db } from '../../db/db';
+import { loadConfig } from '../../lib/config';
+import { ensureSchedules } from '../../workers/schedules';
+import { PURGE_REVOKED_KEYS_SCHEDULE_ID, PURGE_REVOKED_KEYS_WORKFLOW_TYPE } from '../../workflows/maintenance/contract';
+import { purgeRevokedKeysWorkflow } from '../../workflows/maintenance';
+import { isPurgeable, purgePlan, shouldContinue } from '../../workflows/maintenance/purge-revoked-keys.logic';
+import { createApiKey, createOrganization } from '../support/factories';
+import { keyExists, revokeKeyDaysAgo } from '../support/auth-factories';
+
+const DAY = 24 * 3600 * 1000;
+const noop = () => undefined;
+const quiet = { log: noop, trace: noop, debug: noop, info: noop, warn: noop, error: noop };
+
+describe('purge logic (pure)', () => {
+  it('keeps revoked keys exactly 365 days', () => {
+    const now = new Date('2025-06-01T00:00:00Z');
+    assert.equal(isPurgeable(new Date(now.getTime() - 366 * DAY), now, 365), true);
+    assert.equal(isPurgeable(new Date(now.getTime() - 364 * DAY), now, 365), false);
+    assert.equal(isPurgeable(new Date(now.getTime() - 365 * DAY), now, 365), false, 'the boundary itself is kept');
+    assert.equal(isPurgeable(new Date(now.getTime() - 365 * DAY - 1), now, 365), true);
+    assert.equal(isPurgeable(null, now, 365), false, 'active keys are never purged');
+  });
+
+  it('defaults to the spec retention and refuses nonsense', () => {
+    assert.deepEqual(purgePlan(), { olderThanDays: 365, batchSize: 1000 });
+    assert.throws(() => purgePlan({ olderThanDays: 0 }), RangeError);
+    assert.throws(() => purgePlan({ olderThanDays: 1.5 }), RangeError);
+    assert.throws(() => purgePlan({ batchSize: 0 }), RangeError);
+    assert.equal(shouldContinue(1000, 1000, 1), true);
+    assert.equal(shouldContinue(999, 1000, 1), false);
+    assert.equal(shouldContinue(1000, 1000, 500), false);
+  });
+});
+
+describe('purgeRevokedKeys', () => {
+  let db: Db;
+  before(async () => {
+    db = await connectDb(loadConfig().databaseUrl, 4);
+  });
+  after(async () => db?.close());
+
+  async function fixture() {
+    const org = await createOrganization(db);
+    const old = await createApiKey(db, org);
+    const recent = await createApiKey(db, org);
+    const active = await createApiKey(db, org);
+    await revokeKeyDaysAgo(db, old.id, 366);
+    await revokeKeyDaysAgo(db, recent.id, 364);
+    return { old, recent, active };
+  }
+
+  it('the activity deletes keys revoked 366 days ago and keeps those revoked 364 days ago', async () => {
+    const { old, recent, active } = await fixture();
+    const { purgeRevokedKeys } = createMaintenanceActivities({ db });
+    const { deleted } = await purgeRevokedKeys({ olderThanDays: 365 });
+    assert.ok(deleted >= 1);
+    assert.equal(await keyExists(db, old.id), false);
+    assert.equal(await keyExists(db, recent.id), true);
+    assert.equal(await keyExists(db, active.id), true);
+    // idempotent: running again finds nothing of ours
+    await purgeRevokedKeys({ olderThanDays: 365 });
+    assert.equal(await keyExists(db, recent.id), true);
+  });
+
+  it('the workflow purges in batches on the time-skipping server', async () => {
+    const fixtures = [await fixture(), await fixture(), await fixture()];
+    const env = await TestWorkflowEnvironment.createTimeSkipping(
+      process.env.TEMPORAL_TEST_SERVER_PATH
+        ? { server: { executable: { type: 'existing-path', path: process.env.TEMPORAL_TEST_SERVER_PATH } } }
+        : undefined,
+    );
+    try {
+      const taskQueue = `maintenance-${randomUUID()}`;
+      const worker = await Worker.create({
+        connection: env.nativeConnection,
+        taskQueue,
+        workflowBundle: await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows/maintenance'), logger: quiet }),
+        activities: createMaintenanceActivities({ db }),
+      });
+      // one worker run for both executions: a Worker cannot be started twice
+      const [result, failure] = await worker.runUntil(async () => {
+        const ok = await env.client.workflow.execute(purgeRevokedKeysWorkflow, {
+          taskQueue,
+          workflowId: `test/purge/${randomUUID()}`,
+          args: [{ olderThanDays: 365, batchSize: 1 }],
+        });
+        const bad = await env.client.workflow
+          .execute(purgeRevokedKeysWorkflow, { taskQueue, workflowId: `test/purge/${randomUUID()}`, args: [{ olderThanDays: 0 }] })
+          .then(() => null, (err: unknown) => err);
+        return [ok, bad] as const;
+      });
+      assert.ok(result.deleted >= 3);
+      assert.equal(result.batches, result.deleted + 1, 'one batch per row, then a short one');
+      for (const f of fixtures) {
+        assert.equal(await keyExists(db, f.old.id), false);
+        assert.equal(await keyExists(db, f.recent.id), true);
+        assert.equal(await keyExists(db, f.active.id), true);
+      }
+      assert.ok(failure instanceof WorkflowFailedError, 'bad input fails the run instead of retrying');
+      assert.equal((failure.cause as ApplicationFailure).type, 'invalid_purge_input');
+    } finally {
+      await env.teardown();
+    }
+  });
+});
+
+describe('ensureSchedules', () => {
+  it('creates the daily purge schedule idempotently', async () => {
+    const connection = await Connection.connect({ address: loadConfig().temporalAddress });
+    const client = new Client({ connection });
+    try {
+      const handle = client.schedule.getHandle(PURGE_REVOKED_KEYS_SCHEDULE_ID);
+      // workers of an end-to-end run may have created it already: leave it as found
+      const existed = await handle.describe().then(() => true, () => false);
+      await handle.delete().catch(() => undefined);
+      await ensureSchedules(client, { taskQueue: 'maintenance-test' });
+      await ensureSchedules(client, { taskQueue: 'maintenance-test' }); // second call updates, no error
+      const d = await handle.describe();
+      assert.equal(d.action.type, 'startWorkflow');
+      assert.equal(d.action.workflowType, PURGE_REVOKED_KEYS_WORKFLOW_TYPE);
+      assert.equal(d.action.taskQueue, 'maintenance-test');
+      assert.deepEqual(d.action.args, [{ olderThanDays: 365 }]);
+      const cal = d.spec.calendars?.[0];
+      assert.ok(cal, 'a calendar spec');
+      assert.deepEqual(cal.hour, [{ start: 3, end: 3, step: 1 }]);
+      const next = d.info.nextActionTimes[0];
+      assert.ok(next.getTime() - Date.now() <= DAY, 'runs within the next day');
+      if (existed) await ensureSchedules(client);
+      else await handle.delete();
+    } finally {
+      await connection.close();
+    }
+  });
+});
