@@ -15,6 +15,10 @@ export async function insertTicket(db: Db, input: CreateTicketInput): Promise<{ 
   return db.tx(async (c) => {
     const ws = await c.query('SELECT settings FROM workspaces WHERE id = $1', [input.workspaceId]);
     if (!ws.rows[0]) throw Failures.workspaceNotFound(input.workspaceId);
+    // FOR SHARE holds off an erasure until this ticket is stored (and then anonymised with the rest)
+    const player = await c.query('SELECT 1 FROM players WHERE id = $1 AND erased_at IS NULL FOR SHARE', [input.playerRef]);
+    const exists = await c.query('SELECT 1 FROM tickets WHERE id = $1', [input.ticketId]);
+    if (!player.rowCount && !exists.rowCount) throw Failures.playerNotFound(input.playerRef);
     const inserted = await c.query(
       `INSERT INTO tickets (id, workspace_id, player_ref, player_id, title, body, status, priority, priority_rank,
          category, source, tags, metadata, created_at, updated_at)
