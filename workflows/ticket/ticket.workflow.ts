@@ -24,7 +24,7 @@ import {
   type CreateTicketInput,
   type TicketRecord,
 } from './contract';
-import { checkChange, nextDeadline, type ChangeKind, type TicketStatus, type TimerFacts } from './ticket.logic';
+import { checkChange, nextDeadline, type ChangeKind, type Deadline, type TicketStatus, type TimerFacts } from './ticket.logic';
 
 const storage = proxyActivities<TicketActivities>({
   startToCloseTimeout: '15 seconds',
@@ -71,12 +71,17 @@ export async function ticketWorkflow(input: CreateTicketInput, carried?: Carried
 
   // Changes run one at a time, each re-checked once it holds the lock, because a
   // validator may have passed against a state that an earlier change then moved on.
-  async function apply(change: LifecycleChange, actor: Actor | null, recheck?: () => void): Promise<ChangeResult | null> {
+  async function apply(
+    change: LifecycleChange,
+    actor: Actor | null,
+    recheck?: () => void,
+    at?: number,
+  ): Promise<ChangeResult | null> {
     await condition(() => !busy);
     busy = true;
     try {
       recheck?.();
-      const req: ApplyChangeRequest = { ticketId: input.ticketId, version: state!.version + 1, at: new Date().toISOString(), change, actor };
+      const req: ApplyChangeRequest = { ticketId: input.ticketId, version: state!.version + 1, at: new Date(at ?? Date.now()).toISOString(), change, actor };
       const wasResolved = state!.facts.status === 'resolved';
       const result = await storage.applyTicketChange(req);
       state!.version = req.version;
@@ -179,7 +184,7 @@ export async function ticketWorkflow(input: CreateTicketInput, carried?: Carried
     const due = nextDeadline(state.facts);
     const moved = () => state!.version !== seen || deleted;
     const changed = due ? await condition(moved, Math.max(due.at - Date.now(), 1)) : (await condition(moved), true);
-    if (!changed && due) await fire(due.kind);
+    if (!changed && due) await fire(due);
     if (workflowInfo().continueAsNewSuggested && !busy) {
       await condition(allHandlersFinished);
       await continueAsNew<typeof ticketWorkflow>(input, state);
@@ -190,7 +195,8 @@ export async function ticketWorkflow(input: CreateTicketInput, carried?: Carried
 
   // A deadline fires only if, once the change lock is held, it is still due: a change
   // that was in flight when the timer fired (a reply, a resolve) may have moved it.
-  async function fire(kind: 'auto_close' | 'sla_first_response' | 'sla_resolution') {
+  // Recorded at the deadline itself (closedAt = resolvedAt + threshold, breachedAt = deadline).
+  async function fire({ kind, at }: Deadline) {
     const stillDue = () => {
       const d = nextDeadline(state!.facts);
       if (!d || d.kind !== kind || d.at > Date.now()) throw new DeadlineMoved();
@@ -198,7 +204,7 @@ export async function ticketWorkflow(input: CreateTicketInput, carried?: Carried
     const policy = kind === 'sla_first_response' ? 'first_response' : 'resolution';
     const change: LifecycleChange = kind === 'auto_close' ? { kind: 'auto_close' } : { kind: 'sla_breach', policy };
     try {
-      await apply(change, null, stillDue);
+      await apply(change, null, stillDue, at);
       if (kind !== 'auto_close') state!.facts.breached[policy] = true;
     } catch (err) {
       if (!(err instanceof DeadlineMoved)) throw err;
