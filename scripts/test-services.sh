@@ -1,0 +1,40 @@
+# Sourced by scripts/test.sh once Temporal and the test database are ready: starts what
+# the end-to-end tests talk to beside the suite, the way `npm start` runs it: a real
+# SMTP server on loopback (test/support/smtp-sink.ts) and one worker per task queue,
+# both stopped again when the test run exits.
+TEST_SERVICE_PIDS=()
+
+stop_test_services() {
+  local pid
+  for pid in "${TEST_SERVICE_PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in "${TEST_SERVICE_PIDS[@]}"; do
+    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
+    kill -KILL "$pid" 2>/dev/null || true
+  done
+  TEST_SERVICE_PIDS=()
+}
+
+export MAIL_SINK_PORT="${MAIL_SINK_PORT:-25251}"
+export MAIL_SINK_DIR="$ROOT/.data/test-mail"
+export SMTP_URL="smtp://127.0.0.1:$MAIL_SINK_PORT"
+rm -rf "$MAIL_SINK_DIR" && mkdir -p "$MAIL_SINK_DIR"
+
+node_modules/.bin/tsx test/support/smtp-sink.ts >"$ROOT/.data/logs/smtp-sink.log" 2>&1 </dev/null &
+TEST_SERVICE_PIDS+=($!)
+
+for queue in $(node_modules/.bin/tsx -e "console.log(require('./workers/queues').TASK_QUEUES.join(' '))"); do
+  log="$ROOT/.data/logs/worker-$queue-test.log"
+  LOG_LEVEL=info node_modules/.bin/tsx workers/main.ts "$queue" >"$log" 2>&1 </dev/null &
+  TEST_SERVICE_PIDS+=($!)
+  ready=0
+  for _ in $(seq 1 240); do
+    grep -q 'worker started' "$log" 2>/dev/null && { ready=1; break; }
+    kill -0 "${TEST_SERVICE_PIDS[-1]}" 2>/dev/null || break
+    sleep 0.25
+  done
+  if [ "$ready" -ne 1 ]; then
+    echo "[test] the $queue worker did not start; last lines of $log:" >&2
+    tail -n 30 "$log" >&2 || true
+    exit 1
+  fi
+done

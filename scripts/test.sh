@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# `npm test [-- files or folders]`: set-up (scripts/ensure.sh), a fresh Temporal dev
+# server for the tests on 127.0.0.1:7244 (unless TEMPORAL_ADDRESS is set), migrations
+# on the test database, then node's test runner via scripts/run-tests.mjs.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
+cd "$ROOT"
+
+bash scripts/ensure.sh
+# shellcheck disable=SC1091
+. .data/env
+export DATABASE_URL="${TEST_DATABASE_URL:-$DATABASE_URL}"
+export REDIS_URL="${TEST_REDIS_URL:-$REDIS_URL}"
+export NODE_ENV=test
+export TEMPORAL_NAMESPACE="${TEMPORAL_NAMESPACE:-default}"
+
+TEMPORAL_PID=""
+WATCHDOG_PID=""
+
+port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+stop_temporal() {
+  [ -n "$WATCHDOG_PID" ] && kill "$WATCHDOG_PID" 2>/dev/null
+  [ -n "$TEMPORAL_PID" ] || return 0
+  kill -TERM "$TEMPORAL_PID" 2>/dev/null || true
+  local i
+  for i in $(seq 1 50); do kill -0 "$TEMPORAL_PID" 2>/dev/null || break; sleep 0.2; done
+  kill -KILL "$TEMPORAL_PID" 2>/dev/null || true
+  wait "$TEMPORAL_PID" 2>/dev/null || true
+  TEMPORAL_PID=""
+}
+trap stop_temporal EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+if [ -z "${TEMPORAL_ADDRESS:-}" ]; then
+  # 7244 unless taken (another npm test in this or another checkout): then the next free
+  # port, with its own SQLite file. An explicit TEST_TEMPORAL_PORT must be free.
+  if [ -n "${TEST_TEMPORAL_PORT:-}" ]; then
+    port="$TEST_TEMPORAL_PORT"
+    port_open "$port" && { echo "[test] 127.0.0.1:$port (TEST_TEMPORAL_PORT) is in use" >&2; exit 1; }
+  else
+    port=7244
+    while port_open "$port"; do
+      port=$((port + 1))
+      [ "$port" -le 7299 ] || { echo "[test] no free port in 7244-7299 for the test Temporal server" >&2; exit 1; }
+    done
+  fi
+  suffix=""; [ "$port" = 7244 ] || suffix="-$port"
+  TEMPORAL_DB="$ROOT/.data/temporal-test$suffix.sqlite"
+  TEMPORAL_LOG="$ROOT/.data/logs/temporal-test$suffix.log"
+  rm -f "$TEMPORAL_DB" "$TEMPORAL_DB"-*
+  mkdir -p "$(dirname "$TEMPORAL_LOG")"
+  # Search attributes are registered at start-up so they are usable at once.
+  "$TEMPORAL_CLI_PATH" server start-dev \
+    --db-filename "$TEMPORAL_DB" --port "$port" --ip 127.0.0.1 --headless \
+    --namespace "$TEMPORAL_NAMESPACE" --log-level warn \
+    --search-attribute WorkspaceId=Keyword \
+    --search-attribute TicketStatus=Keyword \
+    --search-attribute TicketPriority=Keyword \
+    >"$TEMPORAL_LOG" 2>&1 </dev/null &
+  TEMPORAL_PID=$!
+  # If this script is killed outright (no trap runs), the server still goes away.
+  (
+    trap '' INT TERM HUP
+    while kill -0 $$ 2>/dev/null; do sleep 1; done
+    kill -TERM "$TEMPORAL_PID" 2>/dev/null
+  ) </dev/null >/dev/null 2>&1 &
+  WATCHDOG_PID=$!
+  export TEMPORAL_ADDRESS="127.0.0.1:$port"
+  ready=0
+  for _ in $(seq 1 240); do
+    if ! kill -0 "$TEMPORAL_PID" 2>/dev/null; then break; fi
+    if "$TEMPORAL_CLI_PATH" operator cluster health --address "$TEMPORAL_ADDRESS" >/dev/null 2>&1; then ready=1; break; fi
+    sleep 0.25
+  done
+  if [ "$ready" -ne 1 ]; then
+    echo "[test] the test Temporal server did not come up; last lines of $TEMPORAL_LOG:" >&2
+    tail -n 30 "$TEMPORAL_LOG" >&2 || true
+    exit 1
+  fi
+else
+  # An external server: make sure it knows our search attributes (idempotent).
+  out="$("$TEMPORAL_CLI_PATH" operator search-attribute create \
+    --name WorkspaceId --name TicketStatus --name TicketPriority --type Keyword \
+    --address "$TEMPORAL_ADDRESS" --namespace "$TEMPORAL_NAMESPACE" 2>&1)" \
+    || grep -qi 'already exists' <<<"$out" \
+    || { echo "[test] registering search attributes on $TEMPORAL_ADDRESS failed: $out" >&2; exit 1; }
+fi
+
+node_modules/.bin/tsx db/migrate.ts
+
+trap 'stop_test_services; stop_temporal' EXIT
+# shellcheck source=scripts/test-services.sh
+. scripts/test-services.sh
+
+set +e
+node scripts/run-tests.mjs "$@"
+rc=$?
+set -e
+exit "$rc"
