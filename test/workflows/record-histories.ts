@@ -2,6 +2,7 @@
 // deliberate, versioned workflow change (never to silence a determinism failure):
 //   set -a; . .data/env; set +a; DATABASE_URL=$TEST_DATABASE_URL npx tsx test/workflows/record-histories.ts
 import { writeFileSync } from 'node:fs';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { join } from 'node:path';
 import { connectDb } from '../../db/db';
 import { loadConfig } from '../../lib/config';
@@ -55,7 +56,7 @@ async function main() {
   await env.sleep('48h');
   await handle.result();
   const history = await handle.fetchHistory();
-  writeFileSync(join(__dirname, 'histories', 'ticket-lifecycle.json'), JSON.stringify(history, null, 1));
+  writeFileSync(join(__dirname, 'histories', 'ticket-lifecycle.json'), historyToJSON(history));
   worker.shutdown();
   await running;
   await env.teardown();
