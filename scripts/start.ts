@@ -47,8 +47,8 @@ const TEMPORAL_CLI = process.env.TEMPORAL_CLI_PATH || join(ROOT, '.tools', 'venv
 // ---- prefixed, coloured output ----------------------------------------------------------
 const useColor = !process.env.NO_COLOR && (Boolean(process.stdout.isTTY) || Boolean(process.env.FORCE_COLOR));
 const PALETTE = [36, 32, 33, 34, 35, 96, 92, 93, 94, 95];
-const fixed: Record<string, number> = { start: 1, temporal: 35, migrate: 33, api: 32, admin: 37 };
-const names = ['start', 'temporal', 'migrate', 'api', 'admin', ...TASK_QUEUES.map((q) => `worker:${q}`)];
+const fixed: Record<string, number> = { start: 1, temporal: 35, migrate: 33, api: 32, admin: 37, mail: 94 };
+const names = ['start', 'temporal', 'migrate', 'api', 'admin', 'mail', ...TASK_QUEUES.map((q) => `worker:${q}`)];
 const width = Math.max(...names.map((n) => n.length)) + 2;
 function paint(code: number, s: string) {
   return useColor ? `\x1b[${code}m${s}\x1b[0m` : s;
@@ -292,8 +292,18 @@ async function bootstrap() {
 
 async function main() {
   info(`root ${ROOT}`);
+  if ((await portOpen(API_PORT)) || (await portOpen(API_PORT, '::1'))) {
+    throw new Error(`port ${API_PORT} is already in use (another npm start?): stop it or set PORT`);
+  }
   await startTemporal();
   await migrate();
+  if (!process.env.SMTP_URL) {
+    // no mail server configured: a local one that keeps every message in .data/mail/
+    process.env.MAIL_SINK_DIR ??= join(ROOT, '.data', 'mail');
+    process.env.MAIL_SINK_PORT ??= '2525';
+    process.env.SMTP_URL = `smtp://127.0.0.1:${process.env.MAIL_SINK_PORT}`;
+    run('mail', TSX, ['scripts/mail-sink.ts'], { longRunning: true });
+  }
   const api = run('api', TSX, ['api/server.ts'], { longRunning: true });
   for (const q of TASK_QUEUES) run(`worker:${q}`, TSX, ['workers/main.ts', q], { longRunning: true });
   await waitFor(`the API on :${API_PORT}/v1/health`, apiHealthy, 120_000, api);

@@ -1,6 +1,6 @@
 # Sourced by scripts/test.sh once Temporal and the test database are ready: starts what
 # the end-to-end tests talk to beside the suite, the way `npm start` runs it: a real
-# SMTP server on loopback (test/support/smtp-sink.ts) and one worker per task queue,
+# SMTP server on loopback (scripts/mail-sink.ts) and one worker per task queue,
 # both stopped again when the test run exits.
 TEST_SERVICE_PIDS=()
 
@@ -19,7 +19,7 @@ export MAIL_SINK_DIR="$ROOT/.data/test-mail"
 export SMTP_URL="smtp://127.0.0.1:$MAIL_SINK_PORT"
 rm -rf "$MAIL_SINK_DIR" && mkdir -p "$MAIL_SINK_DIR"
 
-node_modules/.bin/tsx test/support/smtp-sink.ts >"$ROOT/.data/logs/smtp-sink.log" 2>&1 </dev/null &
+node_modules/.bin/tsx scripts/mail-sink.ts >"$ROOT/.data/logs/smtp-sink.log" 2>&1 </dev/null &
 TEST_SERVICE_PIDS+=($!)
 
 for queue in $(node_modules/.bin/tsx -e "console.log(require('./workers/queues').TASK_QUEUES.join(' '))"); do

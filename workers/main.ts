@@ -1,6 +1,6 @@
 // `npm run worker -- <queue>`: one worker process for one task queue.
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { connectDb } from '../db/db';
 import { loadConfig } from '../lib/config';
 import { logger } from '../lib/logger';
@@ -14,6 +14,8 @@ async function main() {
     console.error(`usage: npm run worker -- <${TASK_QUEUES.join('|')}>`);
     process.exit(2);
   }
+  // the SDK's own logs (bundling, state changes) only when something is wrong
+  Runtime.install({ logger: new DefaultLogger((process.env.TEMPORAL_LOG_LEVEL as 'WARN') ?? 'WARN') });
   const config = loadConfig();
   const db = await connectDb(config.databaseUrl);
   const connection = await NativeConnection.connect({ address: config.temporalAddress });

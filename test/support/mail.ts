@@ -8,7 +8,7 @@ export interface ReceivedMail {
   raw: string;
 }
 
-/** Waits for a message that the test run's SMTP sink (test/support/smtp-sink.ts) accepted. */
+/** Waits for a message that the test run's SMTP sink (scripts/mail-sink.ts) accepted. */
 export async function receivedMail(match: (m: ReceivedMail) => boolean, timeoutMs = 15_000): Promise<ReceivedMail> {
   const dir = process.env.MAIL_SINK_DIR ?? '.data/test-mail';
   const deadline = Date.now() + timeoutMs;

@@ -1,5 +1,7 @@
-// A real SMTP server on loopback for the test run (started by scripts/test.sh): every
-// message it accepts is written as JSON to MAIL_SINK_DIR, where tests read it.
+// A real SMTP server on loopback that keeps what it receives: every message is written
+// as JSON to MAIL_SINK_DIR. `npm start` runs it when no SMTP_URL is configured (so the
+// resolution emails of the dev stack can be read in .data/mail/), and `npm test` runs
+// it for the end-to-end tests (test/support/mail.ts reads the folder).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
