@@ -45,3 +45,14 @@ export function errorResponses(...statuses: number[]) {
 }
 
 export const security = [{ [bearerAuth.name]: [] }];
+
+/** A JSON response with its description. */
+export const json = <T extends z.ZodTypeAny>(schema: T, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+
+/** A required JSON request body. */
+export const jsonBody = <T extends z.ZodTypeAny>(schema: T) => ({
+  body: { required: true, content: { 'application/json': { schema } } },
+});

@@ -1,7 +1,7 @@
 // Agents are not in Document 1 beyond the expanded `assignee` ({ id, name, avatarUrl });
 // this resource is our own addition so tickets can be assigned (docs/players.md).
 import { z } from '../../zod';
-import { errorResponses, registry, security } from '../openapi-registry';
+import { errorResponses, registry, security, json } from '../openapi-registry';
 import { email, intQuery, text, workspaceIdParam } from '../players/params';
 
 const WorkspaceIdField = workspaceIdParam().openapi({
@@ -67,11 +67,6 @@ export const AgentListResponse = registry.register(
     }),
   }),
 );
-
-const json = <T extends z.ZodTypeAny>(schema: T, description: string) => ({
-  description,
-  content: { 'application/json': { schema } },
-});
 
 registry.registerPath({
   method: 'post',

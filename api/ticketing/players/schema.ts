@@ -1,7 +1,7 @@
 // Players (Document 1, Player resource and Players endpoints): the zod schemas that
 // validate requests, type the presenters and produce the OpenAPI paths below.
 import { z } from '../../zod';
-import { errorResponses, registry, security } from '../openapi-registry';
+import { errorResponses, registry, security, json } from '../openapi-registry';
 import { email, intQuery, text, workspaceIdParam } from './params';
 
 export const MAX_METADATA_KEYS = 50;
@@ -97,11 +97,6 @@ export const PlayerTicketsResponse = registry.register(
   'PlayerTickets',
   z.object({ total: z.number().int(), data: z.array(PlayerTicketItem) }),
 );
-
-const json = <T extends z.ZodTypeAny>(schema: T, description: string) => ({
-  description,
-  content: { 'application/json': { schema } },
-});
 
 registry.registerPath({
   method: 'post',

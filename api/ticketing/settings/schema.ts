@@ -2,7 +2,7 @@
 // the 72 h auto-close is "configurable per workspace" without an endpoint; this is ours.
 import { z } from '../../zod';
 import { PRIORITIES, type Priority } from '../../../lib/workspace-settings';
-import { errorResponses, registry, security } from '../openapi-registry';
+import { errorResponses, registry, security, json } from '../openapi-registry';
 
 export const MAX_AUTO_CLOSE_HOURS = 8760; // one year
 export const MAX_SLA_MINUTES = 525_600; // one year
@@ -62,11 +62,6 @@ export const SettingsPatchBody = z
 export type SettingsPatchBody = z.infer<typeof SettingsPatchBody>;
 
 export const SettingsParams = z.object({ workspace_id: z.string().openapi({ example: 'ws_01jd3k8xq7' }) });
-
-const json = <T extends z.ZodTypeAny>(schema: T, description: string) => ({
-  description,
-  content: { 'application/json': { schema } },
-});
 
 registry.registerPath({
   method: 'get',

@@ -1,5 +1,7 @@
 import { z } from '../../zod';
-import { errorResponses, registry, security } from '../openapi-registry';
+import { PlayerExpansion } from '../players/schema';
+import { AssigneeResponse as Agent } from '../agents/schema';
+import { errorResponses, json, jsonBody as body, registry, security } from '../openapi-registry';
 
 export const Status = z.enum(['open', 'in_progress', 'resolved', 'closed']);
 export const Priority = z.enum(['low', 'medium', 'high', 'urgent']);
@@ -73,20 +75,9 @@ export const CreateMessageBody = z
   })
   .openapi('CreateMessage');
 
-const Agent = z.object({ id: z.string(), name: z.string(), avatarUrl: z.string().nullable() }).openapi('Agent');
 export const Message = z
   .object({ id: z.string(), ticketId: z.string(), authorId: z.string(), authorType: z.string(), body: z.string(), createdAt: z.string() })
   .openapi('Message');
-const PlayerExpansion = z.object({
-  id: z.string(),
-  displayName: z.string().nullable(),
-  email: z.string().nullable(),
-  platform: z.string().nullable(),
-  steamId: z.string().nullable(),
-  accountAge: z.string().nullable(),
-  lifetimeSpend: z.number().nullable(),
-  loyaltyTier: z.string().nullable(),
-});
 const listItemShape = {
   id: z.string(),
   workspaceId: z.string(),
@@ -131,8 +122,6 @@ const Pagination = z.object({
   nextCursor: z.string().nullable(),
 });
 
-const json = (schema: z.ZodTypeAny, description: string) => ({ description, content: { 'application/json': { schema } } });
-const body = (schema: z.ZodTypeAny) => ({ body: { content: { 'application/json': { schema } } } });
 const ticketIdParam = z.object({ id: z.string().openapi({ example: 'tkt_01jd…' }) });
 
 registry.registerPath({
