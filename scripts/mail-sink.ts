@@ -8,7 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { SMTPServer } from 'smtp-server';
 
 const dir = process.env.MAIL_SINK_DIR ?? '.data/test-mail';
-const port = Number(process.env.MAIL_SINK_PORT ?? 25251);
+// 0 lets the OS pick a free port; the line printed on start says which one
+const port = Number(process.env.MAIL_SINK_PORT ?? 0);
 mkdirSync(dir, { recursive: true });
 
 function parseHeaders(raw: string): Record<string, string> {
@@ -42,7 +43,14 @@ const server = new SMTPServer({
     });
   },
 });
-server.listen(port, '127.0.0.1', () => console.log(`smtp sink on 127.0.0.1:${port} -> ${dir}`));
+server.on('error', (err: Error) => {
+  console.error(`smtp sink failed: ${err.message}`);
+  process.exit(1);
+});
+server.listen(port, '127.0.0.1', () => {
+  const bound = (server.server.address() as { port: number }).port;
+  console.log(`smtp sink on 127.0.0.1:${bound} -> ${dir}`);
+});
 const stop = () => server.close(() => process.exit(0));
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);

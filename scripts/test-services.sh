@@ -14,13 +14,25 @@ stop_test_services() {
   TEST_SERVICE_PIDS=()
 }
 
-export MAIL_SINK_PORT="${MAIL_SINK_PORT:-25251}"
 export MAIL_SINK_DIR="$ROOT/.data/test-mail"
-export SMTP_URL="smtp://127.0.0.1:$MAIL_SINK_PORT"
 rm -rf "$MAIL_SINK_DIR" && mkdir -p "$MAIL_SINK_DIR"
-
-node_modules/.bin/tsx scripts/mail-sink.ts >"$ROOT/.data/logs/smtp-sink.log" 2>&1 </dev/null &
+sink_log="$ROOT/.data/logs/smtp-sink.log"
+# port 0 unless MAIL_SINK_PORT says otherwise: parallel runs never collide
+MAIL_SINK_PORT="${MAIL_SINK_PORT:-0}" node_modules/.bin/tsx scripts/mail-sink.ts >"$sink_log" 2>&1 </dev/null &
 TEST_SERVICE_PIDS+=($!)
+sink_port=""
+for _ in $(seq 1 120); do
+  sink_port="$(sed -n 's/^smtp sink on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$sink_log" 2>/dev/null)"
+  [ -n "$sink_port" ] && break
+  kill -0 "${TEST_SERVICE_PIDS[-1]}" 2>/dev/null || break
+  sleep 0.25
+done
+if [ -z "$sink_port" ]; then
+  echo "[test] the SMTP sink did not start:" >&2
+  cat "$sink_log" >&2 || true
+  exit 1
+fi
+export SMTP_URL="smtp://127.0.0.1:$sink_port"
 
 for queue in $(node_modules/.bin/tsx -e "console.log(require('./workers/queues').TASK_QUEUES.join(' '))"); do
   log="$ROOT/.data/logs/worker-$queue-test.log"
