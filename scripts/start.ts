@@ -127,16 +127,19 @@ async function stop(group: Child[], graceMs: number) {
   for (const c of group) signalGroup(c, 'SIGKILL'); // stragglers and grandchildren
 }
 
-async function shutdown(code: number): Promise<never> {
-  if (!shuttingDown) {
+let stopping: Promise<never> | undefined;
+function shutdown(code: number): Promise<never> {
+  // Later calls (the same Ctrl-C relayed by tsx, a child dying meanwhile) join the first.
+  stopping ??= (async () => {
     shuttingDown = true;
     info(code === 0 ? 'stopping…' : 'stopping after a failure…');
     const temporal = children.filter((c) => c.name === 'temporal');
     await stop(children.filter((c) => c.name !== 'temporal'), 10_000);
     await stop(temporal, 10_000);
     info('stopped');
-  }
-  process.exit(code);
+    process.exit(code);
+  })();
+  return stopping;
 }
 
 // Ctrl-C reaches us twice (from the terminal and relayed by tsx's parent process), so
