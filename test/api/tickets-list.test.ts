@@ -28,7 +28,7 @@ test('default list: newest first, 25 per page, list-item fields only', async () 
   const res = await list('');
   assert.equal(res.status, 200);
   assert.deepEqual(idsOf(res), [ids.d, ids.c, ids.b, ids.a]);
-  assert.deepEqual(res.body.pagination, { total: 4, limit: 25, offset: 0, hasMore: false, nextCursor: null });
+  assert.deepEqual(res.body.pagination, { total: 4, totalExact: true, limit: 25, offset: 0, hasMore: false, nextCursor: null });
   assert.deepEqual(Object.keys(res.body.data[0]).sort(), [
     'aiTriaged', 'assigneeId', 'category', 'createdAt', 'id', 'messageCount', 'playerId', 'priority', 'source', 'status', 'tags', 'title', 'updatedAt', 'workspaceId',
   ]);
@@ -60,7 +60,7 @@ test('sort by priority and updatedAt', async () => {
 
 test('offset pagination and the opaque cursor walk the same order', async () => {
   const p1 = await list('limit=3');
-  assert.deepEqual(p1.body.pagination, { total: 4, limit: 3, offset: 0, hasMore: true, nextCursor: p1.body.pagination.nextCursor });
+  assert.deepEqual(p1.body.pagination, { total: 4, totalExact: true, limit: 3, offset: 0, hasMore: true, nextCursor: p1.body.pagination.nextCursor });
   const p2 = await list('limit=3&offset=3');
   assert.deepEqual(idsOf(p2), [ids.a]);
   assert.equal(p2.body.pagination.hasMore, false);
@@ -83,4 +83,25 @@ test('limits and bad parameters are 400', async () => {
   }
   assert.equal((await list('limit=100')).status, 200);
   assertError(await api.request('GET', '/v1/tickets', { token: t.token }), 400, 'validation_error');
+});
+
+test('above 10,000 matches the total is an estimate, flagged by totalExact=false', async () => {
+  const big = await tenantWithPlayer(api);
+  // rows written straight to the table: this is about counting, not about lifecycles
+  await api.deps.db.query(
+    `INSERT INTO tickets (id, workspace_id, player_ref, player_id, title, body, status, priority, priority_rank, source, created_at, updated_at)
+     SELECT 'tkt_bulk_' || $1 || '_' || g, $1, $2, $3, 'Bulk ' || g, CASE WHEN g <= 50 THEN 'rare zebra' ELSE 'common words' END,
+            'open', 'low', 1, 'api', now() - g * interval '1 second', now()
+       FROM generate_series(1, 10050) g`,
+    [big.workspace.id, big.player.id, big.player.playerId],
+  );
+  await api.deps.db.query('ANALYZE tickets');
+  const all = await api.request('GET', `/v1/tickets?workspaceId=${big.workspace.id}&limit=1`, { token: big.token });
+  assert.equal(all.status, 200);
+  assert.equal(all.body.pagination.totalExact, false);
+  assert.ok(all.body.pagination.total > 10_000, String(all.body.pagination.total));
+  assert.equal(all.body.pagination.hasMore, true);
+  const rare = await api.request('GET', `/v1/tickets?workspaceId=${big.workspace.id}&search=zebra`, { token: big.token });
+  assert.equal(rare.body.pagination.total, 50);
+  assert.equal(rare.body.pagination.totalExact, true);
 });

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { Queryable } from '../../../db/db';
 import { errors } from '../../errors';
 import { TICKET_COLUMNS } from '../../../db/repositories/tickets';
 import type { ListTicketsQuery } from './schema';
@@ -66,7 +67,11 @@ export function buildListQuery(q: Query, forcedPlayerId: string | null) {
   }
   return {
     page: { sql, params },
-    count: { sql: `SELECT count(*)::int AS total FROM tickets t WHERE ${filterWhere}`, params: filterParams },
+    count: {
+      sql: `SELECT count(*)::int AS total FROM (SELECT 1 FROM tickets t WHERE ${filterWhere} LIMIT ${EXACT_COUNT_CAP + 1}) matched`,
+      estimateSql: `EXPLAIN (FORMAT JSON) SELECT 1 FROM tickets t WHERE ${filterWhere}`,
+      params: filterParams,
+    },
     cursorFor: (row: { sortValue: unknown; id: string }) =>
       encodeCursor({
         s: q.sortBy,
@@ -75,4 +80,23 @@ export function buildListQuery(q: Query, forcedPlayerId: string | null) {
         id: row.id,
       }),
   };
+}
+
+/**
+ * `pagination.total` is exact up to this many matches. Counting every match of a word
+ * that is in most of a large workspace's tickets costs tens of milliseconds per
+ * request, so above the cap the total is the planner's estimate (never below the cap)
+ * and `pagination.totalExact` is false. Paging itself (`hasMore`, cursors) is exact.
+ */
+export const EXACT_COUNT_CAP = 10_000;
+
+export async function countMatches(
+  db: Queryable,
+  count: { sql: string; estimateSql: string; params: unknown[] },
+): Promise<{ total: number; totalExact: boolean }> {
+  const exact: number = (await db.query(count.sql, count.params)).rows[0].total;
+  if (exact <= EXACT_COUNT_CAP) return { total: exact, totalExact: true };
+  const plan = (await db.query(count.estimateSql, count.params)).rows[0]['QUERY PLAN'];
+  const estimate = Math.round(plan?.[0]?.Plan?.['Plan Rows'] ?? 0);
+  return { total: Math.max(estimate, EXACT_COUNT_CAP + 1), totalExact: false };
 }

@@ -8,7 +8,7 @@ import { errors } from '../../errors';
 import { parse } from '../../validation';
 import { auth, requireScope, requireWorkspace } from '../access';
 import { changeTicket, startTicket } from './gateway';
-import { buildListQuery } from './list-query';
+import { buildListQuery, countMatches } from './list-query';
 import { findPlayer, findPlayerByRef } from '../../../db/repositories/players';
 import { findAgent } from '../agents/repository';
 import { presentAssignee } from '../agents/presenters';
@@ -75,13 +75,14 @@ export function ticketsRouter(deps: AppDeps): Router {
     const q = parse(ListTicketsQuery, ctx.query);
     await requireWorkspace(ctx, deps, q.workspaceId);
     const { page, count, cursorFor } = buildListQuery(q, a.playerId);
-    const [rows, total] = await Promise.all([deps.db.query(page.sql, page.params), deps.db.query(count.sql, count.params)]);
+    const [rows, { total, totalExact }] = await Promise.all([deps.db.query(page.sql, page.params), countMatches(deps.db, count)]);
     const hasMore = rows.rows.length > q.limit;
     const pageRows = rows.rows.slice(0, q.limit);
     ctx.body = {
       data: pageRows.map((r) => present.presentListItem(toTicketRecord(r))),
       pagination: {
-        total: total.rows[0].total,
+        total,
+        totalExact,
         limit: q.limit,
         offset: q.cursor ? 0 : q.offset,
         hasMore,
