@@ -52,6 +52,8 @@ export interface CarriedState {
   version: number;
   assigneeId: string | null;
   workspaceId: string;
+  /** the row as first stored, so a late `created` update still has its answer */
+  created: TicketRecord;
 }
 
 /**
@@ -61,7 +63,7 @@ export interface CarriedState {
  */
 export async function ticketWorkflow(input: CreateTicketInput, carried?: CarriedState): Promise<string> {
   let state: CarriedState | null = carried ?? null;
-  let created: TicketRecord | null = null;
+  let created: TicketRecord | null = carried?.created ?? null;
   let creationFailure: ApplicationFailure | null = null;
   let deleted = false;
   let busy = false;
@@ -176,6 +178,7 @@ export async function ticketWorkflow(input: CreateTicketInput, carried?: Carried
       version: 1,
       assigneeId: null,
       workspaceId: input.workspaceId,
+      created: stored.ticket,
     };
     created = stored.ticket;
     await side
