@@ -6,7 +6,7 @@ import { createDeps } from './deps';
 async function main() {
   const config = loadConfig();
   const deps = await createDeps(config);
-  const server = createApp(deps).listen(config.port, () => logger.info({ port: config.port }, 'API listening'));
+  const server = createApp(deps).listen(config.port, config.host, () => logger.info({ port: config.port, host: config.host }, 'API listening'));
   server.keepAliveTimeout = 65_000;
   const stop = () => {
     server.close(() => void deps.close().then(() => process.exit(0)));

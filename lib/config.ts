@@ -2,6 +2,8 @@
 export interface Config {
   env: string;
   port: number;
+  /** interface the API listens on; unset: all interfaces */
+  host?: string;
   databaseUrl: string;
   redisUrl: string;
   temporalAddress: string;
@@ -23,6 +25,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     env: env.NODE_ENV ?? 'development',
     port: Number(env.PORT ?? 3000),
+    host: env.HOST || undefined,
     databaseUrl: env.DATABASE_URL ?? 'postgres://support:support@127.0.0.1:54329/support',
     redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:63799',
     temporalAddress: env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233',

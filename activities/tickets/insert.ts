@@ -15,15 +15,22 @@ export async function insertTicket(db: Db, input: CreateTicketInput): Promise<{ 
   return db.tx(async (c) => {
     const ws = await c.query('SELECT settings FROM workspaces WHERE id = $1', [input.workspaceId]);
     if (!ws.rows[0]) throw Failures.workspaceNotFound(input.workspaceId);
-    // FOR SHARE holds off an erasure until this ticket is stored (and then anonymised with the rest)
-    const player = await c.query('SELECT 1 FROM players WHERE id = $1 AND erased_at IS NULL FOR SHARE', [input.playerRef]);
-    const exists = await c.query('SELECT 1 FROM tickets WHERE id = $1', [input.ticketId]);
-    if (!player.rowCount && !exists.rowCount) throw Failures.playerNotFound(input.playerRef);
-    const inserted = await c.query(
+    const settings = resolveSettings(ws.rows[0].settings);
+    const existing = await findTicket(c, input.ticketId);
+    if (existing) return { ticket: existing, settings }; // a retry after a lost reply
+
+    // One row lock on the player, taken once: it moves lastSeenAt, refuses an erased
+    // player, and holds off an erasure until this ticket is stored (and anonymised with
+    // the rest). Two creates for the same player queue here instead of deadlocking.
+    const touched = await c.query(
+      'UPDATE players SET last_seen_at = GREATEST(last_seen_at, $2) WHERE id = $1 AND erased_at IS NULL RETURNING 1',
+      [input.playerRef, input.createdAt],
+    );
+    if (!touched.rowCount) throw Failures.playerNotFound(input.playerRef);
+    await c.query(
       `INSERT INTO tickets (id, workspace_id, player_ref, player_id, title, body, status, priority, priority_rank,
          category, source, tags, metadata, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, 'open', $7, $8, $9, $10, $11, $12, $13, $13)
-       ON CONFLICT (id) DO NOTHING RETURNING id`,
+       VALUES ($1, $2, $3, $4, $5, $6, 'open', $7, $8, $9, $10, $11, $12, $13, $13)`,
       [
         input.ticketId,
         input.workspaceId,
@@ -41,22 +48,20 @@ export async function insertTicket(db: Db, input: CreateTicketInput): Promise<{ 
       ],
     );
     const ticket = (await findTicket(c, input.ticketId))!;
-    if (inserted.rowCount) {
-      await c.query('UPDATE players SET last_seen_at = GREATEST(last_seen_at, $2) WHERE id = $1', [input.playerRef, input.createdAt]);
-      await c.query(
-        `INSERT INTO ticket_usage (organization_id, month, count) VALUES ($1, $2, 1)
-         ON CONFLICT (organization_id, month) DO UPDATE SET count = ticket_usage.count + 1`,
-        [input.organizationId, input.createdAt.slice(0, 7)],
-      );
-      await recordEvent(c, {
-        workspaceId: input.workspaceId,
-        type: 'ticket.created',
-        subjectId: input.ticketId,
-        data: ticketEventData(ticket),
-        at: input.createdAt,
-        dedupeKey: `ticket.created:${input.ticketId}`,
-      });
-    }
-    return { ticket, settings: resolveSettings(ws.rows[0].settings) };
+    await recordEvent(c, {
+      workspaceId: input.workspaceId,
+      type: 'ticket.created',
+      subjectId: input.ticketId,
+      data: ticketEventData(ticket),
+      at: input.createdAt,
+      dedupeKey: `ticket.created:${input.ticketId}`,
+    });
+    // last, so the organization's one usage row is locked only until the commit
+    await c.query(
+      `INSERT INTO ticket_usage (organization_id, month, count) VALUES ($1, $2, 1)
+       ON CONFLICT (organization_id, month) DO UPDATE SET count = ticket_usage.count + 1`,
+      [input.organizationId, input.createdAt.slice(0, 7)],
+    );
+    return { ticket, settings };
   });
 }

@@ -113,3 +113,20 @@ test('the monthly ticket quota of the plan gives a clear 429', async () => {
   assertError(res, 429, 'ticket_quota_exceeded');
   assert.ok(Number(res.headers.get('retry-after')) > 0);
 });
+
+test('concurrent creates for one player neither fail nor deadlock in Postgres', async () => {
+  const deadlocks = async () =>
+    (await api.deps.db.query('SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()')).rows[0].deadlocks;
+  const before = Number(await deadlocks());
+  const results = await Promise.all(
+    Array.from({ length: 8 }, (_, i) =>
+      api.request('POST', '/v1/tickets', {
+        token: t.token,
+        body: { workspaceId: t.workspace.id, playerId: t.player.playerId, title: `Burst ${i}`, body: 'same player, same moment' },
+      }),
+    ),
+  );
+  assert.deepEqual(results.map((r) => r.status), Array(8).fill(201));
+  await new Promise((r) => setTimeout(r, 1500)); // Postgres flushes its statistics about once a second
+  assert.equal(Number(await deadlocks()), before, 'Postgres detected a deadlock');
+});

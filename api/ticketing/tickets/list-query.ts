@@ -83,12 +83,12 @@ export function buildListQuery(q: Query, forcedPlayerId: string | null) {
 }
 
 /**
- * `pagination.total` is exact up to this many matches. Counting every match of a word
+ * `pagination.total` is exact up to this many matches (like most search APIs). Counting every match of a word
  * that is in most of a large workspace's tickets costs tens of milliseconds per
  * request, so above the cap the total is the planner's estimate (never below the cap)
  * and `pagination.totalExact` is false. Paging itself (`hasMore`, cursors) is exact.
  */
-export const EXACT_COUNT_CAP = 10_000;
+export const EXACT_COUNT_CAP = 1_000;
 
 export async function countMatches(
   db: Queryable,

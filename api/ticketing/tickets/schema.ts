@@ -116,7 +116,7 @@ export const TicketDetail = Ticket.extend({
 }).openapi('TicketDetail');
 const Pagination = z.object({
   total: z.number().int(),
-  totalExact: z.boolean().openapi({ description: 'false when total is an estimate (more than 10,000 matches)' }),
+  totalExact: z.boolean().openapi({ description: 'false when total is an estimate (more than 1,000 matches)' }),
   limit: z.number().int(),
   offset: z.number().int(),
   hasMore: z.boolean(),
