@@ -2,12 +2,12 @@ import { randomBytes } from 'node:crypto';
 
 // Crockford base32: ids sort by creation time (like ULIDs), which keeps btree inserts
 // append-mostly and makes `id` a stable tie-breaker for cursors.
-const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
+export const ID_ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 
-function encodeTime(ms: number): string {
+export function encodeTime(ms: number): string {
   let out = '';
   for (let i = 0; i < 10; i++) {
-    out = ALPHABET[ms % 32] + out;
+    out = ID_ALPHABET[ms % 32] + out;
     ms = Math.floor(ms / 32);
   }
   return out;
@@ -16,7 +16,7 @@ function encodeTime(ms: number): string {
 function encodeRandom(bytes: number): string {
   const buf = randomBytes(bytes);
   let out = '';
-  for (const b of buf) out += ALPHABET[b & 31];
+  for (const b of buf) out += ID_ALPHABET[b & 31];
   return out;
 }
 
