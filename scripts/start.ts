@@ -244,6 +244,10 @@ async function startTemporal() {
         '--port', String(TEMPORAL_PORT),
         '--namespace', NAMESPACE,
         '--log-level', 'warn',
+        // WAL with synchronous=normal: survives a crash of any process, only an OS crash
+        // can lose the last transactions; about twice the workflow throughput of the default
+        '--sqlite-pragma', 'journal_mode=wal',
+        '--sqlite-pragma', 'synchronous=normal',
         ...(fresh ? SEARCH_ATTRIBUTES.flatMap((a) => ['--search-attribute', `${a}=Keyword`]) : []),
       ],
       { longRunning: true },

@@ -56,6 +56,7 @@ if [ -z "${TEMPORAL_ADDRESS:-}" ]; then
   "$TEMPORAL_CLI_PATH" server start-dev \
     --db-filename "$TEMPORAL_DB" --port "$port" --ip 127.0.0.1 --headless \
     --namespace "$TEMPORAL_NAMESPACE" --log-level warn \
+    --sqlite-pragma journal_mode=wal --sqlite-pragma synchronous=normal \
     --search-attribute WorkspaceId=Keyword \
     --search-attribute TicketStatus=Keyword \
     --search-attribute TicketPriority=Keyword \

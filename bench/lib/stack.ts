@@ -129,6 +129,9 @@ export function startTemporal(logDir: string): { child: Child; dir: string } {
       '--db-filename', join(dir, 'bench.sqlite'),
       ...SEARCH_ATTRIBUTES.flatMap((a) => ['--search-attribute', `${a}=Keyword`]),
       '--log-level', 'error',
+      // the same SQLite settings as `npm start` (scripts/start.ts)
+      '--sqlite-pragma', 'journal_mode=wal',
+      '--sqlite-pragma', 'synchronous=normal',
     ],
     { cwd: ROOT, env: process.env, logDir },
   );
