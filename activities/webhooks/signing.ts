@@ -1,0 +1,89 @@
+// Signatures on webhook deliveries. One endpoint secret (`whsec_<base64>`) serves two
+// schemes, see docs/webhooks.md ("Signatures"):
+//  - x-service-signature (ticketing spec): hex HMAC-SHA256 of the raw body, keyed with the
+//    secret string exactly as shown to the user (its UTF-8 bytes, prefix included), because
+//    that is what "keyed with the endpoint's secret" means to a receiver writing
+//    createHmac('sha256', secret).
+//  - Standard Webhooks (webhook-id / webhook-timestamp / webhook-signature): keyed with the
+//    base64-decoded bytes after `whsec_`, as that standard and its `standardwebhooks`
+//    library define it.
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+export const SECRET_PREFIX = 'whsec_';
+/** 256 bits, within the 24-64 bytes Standard Webhooks recommends. */
+export const SECRET_BYTES = 32;
+export const SERVICE_SIGNATURE_HEADER = 'x-service-signature';
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+export function newEndpointSecret(): string {
+  return SECRET_PREFIX + randomBytes(SECRET_BYTES).toString('base64');
+}
+
+/** The Standard Webhooks HMAC key: the bytes encoded after the prefix. */
+export function standardWebhooksKey(secret: string): Buffer {
+  const encoded = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : '';
+  // Buffer.from(…, 'base64') silently skips junk, so check the alphabet first.
+  if (!BASE64.test(encoded)) throw new Error('endpoint secret must be whsec_ followed by standard base64');
+  const key = Buffer.from(encoded, 'base64');
+  if (key.length < 24 || key.length > 64) throw new Error('endpoint secret must encode 24 to 64 bytes');
+  return key;
+}
+
+export function isEndpointSecret(secret: string): boolean {
+  try {
+    standardWebhooksKey(secret);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Value of x-service-signature: hex HMAC-SHA256 of the exact bytes sent. */
+export function signBody(secret: string, rawBody: Buffer | string): string {
+  return createHmac('sha256', Buffer.from(secret, 'utf8')).update(rawBody).digest('hex');
+}
+
+/** Receiver-side check of x-service-signature, in constant time. Case of the hex is ignored. */
+export function verifyServiceSignature(secret: string, rawBody: Buffer | string, signature: string | undefined | null): boolean {
+  if (typeof signature !== 'string' || !/^[0-9a-fA-F]{64}$/.test(signature)) return false;
+  const expected = Buffer.from(signBody(secret, rawBody), 'hex');
+  return timingSafeEqual(expected, Buffer.from(signature, 'hex'));
+}
+
+export interface StandardWebhookInput {
+  /** stable across retries (the envelope's evt_ id) so receivers can deduplicate */
+  id: string;
+  /** time of this attempt in whole seconds: receivers refuse timestamps older than 5 min */
+  timestampSeconds: number;
+  body: Buffer | string;
+  secret: string;
+}
+
+export interface StandardWebhookHeaders {
+  'webhook-id': string;
+  'webhook-timestamp': string;
+  'webhook-signature': string;
+}
+
+export function standardWebhookHeaders({ id, timestampSeconds, body, secret }: StandardWebhookInput): StandardWebhookHeaders {
+  if (!Number.isInteger(timestampSeconds) || timestampSeconds < 0) throw new RangeError('timestampSeconds must be whole seconds');
+  // The id becomes part of the signed string, so a '.' in it would make it ambiguous.
+  if (!id || id.includes('.')) throw new Error('webhook id must be non-empty and contain no "."');
+  const hmac = createHmac('sha256', standardWebhooksKey(secret));
+  hmac.update(`${id}.${timestampSeconds}.`).update(body);
+  return {
+    'webhook-id': id,
+    'webhook-timestamp': String(timestampSeconds),
+    'webhook-signature': `v1,${hmac.digest('base64')}`,
+  };
+}
+
+/** Every signature header of one attempt. Compute per attempt: the timestamp must be fresh. */
+export function deliveryHeaders(input: StandardWebhookInput): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    [SERVICE_SIGNATURE_HEADER]: signBody(input.secret, input.body),
+    ...standardWebhookHeaders(input),
+  };
+}

@@ -1,0 +1,92 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  attemptTimes,
+  classifyOutcome,
+  delayBeforeAttempt,
+  isSuccess,
+  MAX_ATTEMPTS,
+  nextStep,
+  RECEIVER_TIMEOUT_MS,
+  RETRY_SCHEDULE,
+} from '../../workflows/webhook-delivery/retry-schedule.logic';
+
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+
+test('the schedule is the spec, as data: 5 attempts, 30 s time-out', () => {
+  assert.deepEqual([...RETRY_SCHEDULE], [5 * MIN, 30 * MIN, 2 * HOUR, 8 * HOUR]);
+  assert.equal(MAX_ATTEMPTS, 5);
+  assert.equal(RECEIVER_TIMEOUT_MS, 30_000);
+  assert.ok(Object.isFrozen(RETRY_SCHEDULE));
+});
+
+test('delayBeforeAttempt: attempt 1 immediately, then 5 min, 30 min, 2 h, 8 h', () => {
+  assert.deepEqual([1, 2, 3, 4, 5].map(delayBeforeAttempt), [0, 5 * MIN, 30 * MIN, 2 * HOUR, 8 * HOUR]);
+  for (const bad of [0, 6, -1, 1.5, NaN]) assert.throws(() => delayBeforeAttempt(bad), RangeError);
+});
+
+test('attemptTimes: the five exact times from the first attempt', () => {
+  const t0 = Date.parse('2025-03-01T10:00:00.000Z');
+  const iso = attemptTimes(t0).map((t) => new Date(t).toISOString());
+  assert.deepEqual(iso, [
+    '2025-03-01T10:00:00.000Z', // +0
+    '2025-03-01T10:05:00.000Z', // +5 min
+    '2025-03-01T10:35:00.000Z', // +35 min
+    '2025-03-01T12:35:00.000Z', // +2 h 35 min
+    '2025-03-01T20:35:00.000Z', // +10 h 35 min
+  ]);
+  assert.deepEqual(
+    attemptTimes(0),
+    [0, 5 * MIN, 35 * MIN, 2 * HOUR + 35 * MIN, 10 * HOUR + 35 * MIN],
+  );
+});
+
+test('isSuccess: exactly 200-299', () => {
+  for (const s of [200, 201, 204, 299]) assert.equal(isSuccess(s), true, String(s));
+  for (const s of [100, 199, 300, 301, 304, 400, 401, 404, 429, 500, 503, 0, 200.5]) assert.equal(isSuccess(s), false, String(s));
+});
+
+test('classifyOutcome: non-2xx, time-out and unreachable are failures', () => {
+  assert.deepEqual(classifyOutcome({ status: 204 }), { ok: true, status: 204 });
+  assert.deepEqual(classifyOutcome({ status: 302 }), { ok: false, reason: 'non_2xx', detail: 'receiver answered 302' });
+  assert.equal(classifyOutcome({ status: 500 }).ok, false);
+  assert.deepEqual(classifyOutcome({ timedOut: true }), { ok: false, reason: 'timeout', detail: 'no answer within 30 s' });
+  // an answer that did not complete in time is a time-out even if the status line arrived
+  assert.equal((classifyOutcome({ status: 200, timedOut: true }) as { reason: string }).reason, 'timeout');
+  assert.deepEqual(classifyOutcome({ error: 'connect ECONNREFUSED 203.0.113.9:443' }), {
+    ok: false,
+    reason: 'unreachable',
+    detail: 'connect ECONNREFUSED 203.0.113.9:443',
+  });
+  assert.deepEqual(classifyOutcome({}), { ok: false, reason: 'unreachable', detail: 'no answer' });
+});
+
+test('nextStep: retry with the next delay until attempt 5, then give up', () => {
+  const failed = classifyOutcome({ status: 500 });
+  assert.deepEqual(nextStep(1, failed), { action: 'retry', attempt: 2, delayMs: 5 * MIN });
+  assert.deepEqual(nextStep(2, failed), { action: 'retry', attempt: 3, delayMs: 30 * MIN });
+  assert.deepEqual(nextStep(3, failed), { action: 'retry', attempt: 4, delayMs: 2 * HOUR });
+  assert.deepEqual(nextStep(4, failed), { action: 'retry', attempt: 5, delayMs: 8 * HOUR });
+  assert.deepEqual(nextStep(5, failed), { action: 'give_up' });
+  assert.deepEqual(nextStep(3, classifyOutcome({ status: 200 })), { action: 'done' });
+  assert.throws(() => nextStep(6, failed), RangeError);
+});
+
+test('walking nextStep from attempt 1 reproduces attemptTimes', () => {
+  const failed = classifyOutcome({ timedOut: true });
+  const times = [1_000];
+  let step = nextStep(1, failed);
+  while (step.action === 'retry') {
+    times.push(times[times.length - 1] + step.delayMs);
+    step = nextStep(step.attempt, failed);
+  }
+  assert.equal(times.length, MAX_ATTEMPTS);
+  assert.deepEqual(times, attemptTimes(1_000));
+});
+
+test('the logic module is workflow-safe: no Node or non-local imports', async () => {
+  const { readFile } = await import('node:fs/promises');
+  const src = await readFile(require.resolve('../../workflows/webhook-delivery/retry-schedule.logic'), 'utf8');
+  assert.deepEqual(src.match(/^import .*$/gm) ?? [], []);
+});
