@@ -1,0 +1,119 @@
+// The whole retry schedule on the time-skipping server, against a real receiver on
+// loopback that fails on purpose, with the real delivery activities.
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, test } from 'node:test';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker } from '@temporalio/worker';
+import { Webhook } from 'standardwebhooks';
+import { createWebhookActivities } from '../../activities/webhooks/deliver';
+import { createSafeHttpAgent, createSafeHttpsAgent } from '../../activities/webhooks/safe-agent';
+import { standardWebhooksKey, verifyServiceSignature } from '../../activities/webhooks/signing';
+import { connectDb, type Db } from '../../db/db';
+import { loadConfig } from '../../lib/config';
+import { webhookDeliveryWorkflowId } from '../../workflows/webhook-delivery/contract';
+import { webhookDeliveryWorkflow } from '../../workflows/webhook-delivery/delivery.workflow';
+import { createTenant } from '../support/factories';
+import { workflowBundle, timeSkippingEnv } from '../support/temporal';
+import { createDelivery, startReceiver } from '../support/webhooks';
+
+const TASK_QUEUE = 'webhook-delivery-test';
+const key = randomBytes(32);
+type Answer = (n: number, deliveryId: string) => number | 'stall' | Promise<number | 'stall'>;
+const script = new Map<string, Answer>();
+let env: TestWorkflowEnvironment;
+let worker: Worker;
+let running: Promise<void>;
+let db: Db;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let workspaceId: string;
+
+before(async () => {
+  db = await connectDb(loadConfig().databaseUrl, 5);
+  workspaceId = (await createTenant(db)).workspace.id;
+  receiver = await startReceiver((id, n) => script.get(id)?.(n, id) ?? 200);
+  env = await timeSkippingEnv();
+  const agents = { http: createSafeHttpAgent({ allowLoopback: true }), https: createSafeHttpsAgent({ allowLoopback: true }) };
+  worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue: TASK_QUEUE,
+    workflowBundle: await workflowBundle(),
+    activities: createWebhookActivities({ db, secretKey: key, agents }),
+  });
+  running = worker.run();
+});
+
+after(async () => {
+  worker?.shutdown();
+  await running;
+  await env?.teardown();
+  await receiver?.stop();
+  await db?.close();
+});
+
+async function deliver(answers: Answer) {
+  const d = await createDelivery(db, key, workspaceId, receiver.url);
+  script.set(d.deliveryId, answers);
+  const result = await env.client.workflow.execute(webhookDeliveryWorkflow, {
+    args: [{ deliveryId: d.deliveryId }],
+    workflowId: webhookDeliveryWorkflowId(d.deliveryId),
+    taskQueue: TASK_QUEUE,
+  });
+  const attempts = (
+    await db.query('SELECT attempt, scheduled_at, status_code, error FROM webhook_attempts WHERE delivery_id = $1 ORDER BY attempt', [d.deliveryId])
+  ).rows;
+  const stored = (await db.query('SELECT status, attempts FROM webhook_deliveries WHERE id = $1', [d.deliveryId])).rows[0];
+  return { ...d, result, attempts, stored, requests: receiver.received(d.deliveryId) };
+}
+
+const MIN = 60_000;
+
+test('five failures: attempts at +0, +5 min, +35 min, +2 h 35 min, +10 h 35 min, then permanently failed', async () => {
+  const r = await deliver(() => 500);
+  assert.equal(r.result, 'failed');
+  assert.deepEqual(r.stored, { status: 'failed', attempts: 5 });
+  const first = r.attempts[0].scheduled_at.getTime();
+  assert.deepEqual(
+    r.attempts.map((a) => a.scheduled_at.getTime() - first),
+    [0, 5 * MIN, 35 * MIN, 155 * MIN, 635 * MIN],
+  );
+  assert.deepEqual(r.attempts.map((a) => a.status_code), [500, 500, 500, 500, 500]);
+  assert.equal(r.requests.length, 5);
+  // the same evt_ id on every attempt, in the envelope and the headers, each validly signed
+  for (const req of r.requests) {
+    assert.equal(req.headers['webhook-id'], r.deliveryId);
+    assert.equal(JSON.parse(req.body).id, r.deliveryId);
+    assert.ok(verifyServiceSignature(r.secret, req.body, String(req.headers['x-service-signature'])));
+    const wh = new Webhook(standardWebhooksKey(r.secret).toString('base64'));
+    assert.doesNotThrow(() => wh.verify(req.body, req.headers as Record<string, string>));
+  }
+});
+
+test('success on attempt 3 stops the retries', async () => {
+  const r = await deliver((n) => (n < 3 ? 503 : 200));
+  assert.equal(r.result, 'succeeded');
+  assert.deepEqual(r.stored, { status: 'succeeded', attempts: 3 });
+  assert.equal(r.requests.length, 3);
+  const first = r.attempts[0].scheduled_at.getTime();
+  assert.deepEqual(r.attempts.map((a) => a.scheduled_at.getTime() - first), [0, 5 * MIN, 35 * MIN]);
+});
+
+test('an endpoint paused after a failed attempt gets nothing more', async () => {
+  const r = await deliver(async (_n, deliveryId) => {
+    await db.query('UPDATE webhook_endpoints SET active = false WHERE id = (SELECT endpoint_id FROM webhook_deliveries WHERE id = $1)', [deliveryId]);
+    return 500;
+  });
+  assert.equal(r.result, 'skipped');
+  assert.equal(r.requests.length, 1);
+  assert.deepEqual(r.stored, { status: 'skipped', attempts: 1 });
+});
+
+test('a receiver that stalls past 30 s counts as a failed attempt', async () => {
+  const r = await deliver((n) => (n === 1 ? 'stall' : 200));
+  assert.equal(r.result, 'succeeded');
+  assert.equal(r.attempts.length, 2);
+  assert.equal(r.attempts[0].status_code, null);
+  assert.match(r.attempts[0].error, /no answer within 30 s/);
+  const first = r.attempts[0].scheduled_at.getTime();
+  assert.equal(r.attempts[1].scheduled_at.getTime() - first, 5 * MIN);
+});
