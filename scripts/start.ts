@@ -11,6 +11,7 @@ import { connect } from 'node:net';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { TASK_QUEUES } from '../workers/queues';
+import { createPrefixedOutput } from './prefixed-output';
 
 const ROOT = resolve(__dirname, '..');
 const DATA = join(ROOT, '.data');
@@ -44,24 +45,8 @@ const NAMESPACE = process.env.TEMPORAL_NAMESPACE;
 const API_PORT = Number(process.env.PORT);
 const TEMPORAL_CLI = process.env.TEMPORAL_CLI_PATH || join(ROOT, '.tools', 'venv', 'bin', 'temporal');
 
-// ---- prefixed, coloured output ----------------------------------------------------------
-const useColor = !process.env.NO_COLOR && (Boolean(process.stdout.isTTY) || Boolean(process.env.FORCE_COLOR));
-const PALETTE = [36, 32, 33, 34, 35, 96, 92, 93, 94, 95];
-const fixed: Record<string, number> = { start: 1, temporal: 35, migrate: 33, api: 32, admin: 37, mail: 94 };
 const names = ['start', 'temporal', 'migrate', 'api', 'admin', 'mail', ...TASK_QUEUES.map((q) => `worker:${q}`)];
-const width = Math.max(...names.map((n) => n.length)) + 2;
-function paint(code: number, s: string) {
-  return useColor ? `\x1b[${code}m${s}\x1b[0m` : s;
-}
-function colorOf(name: string) {
-  return fixed[name] ?? PALETTE[names.indexOf(name) % PALETTE.length];
-}
-function prefix(name: string) {
-  return paint(colorOf(name), `[${name}]`.padEnd(width));
-}
-function say(name: string, line: string, stream: NodeJS.WriteStream = process.stdout) {
-  stream.write(`${prefix(name)} ${line}\n`);
-}
+const { paint, say } = createPrefixedOutput(names);
 const info = (msg: string) => say('start', msg);
 const fail = (msg: string) => say('start', paint(31, msg), process.stderr);
 
