@@ -2,9 +2,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { findAgent } from '../../api/ticketing/agents/repository';
-import { startApi, type TestApi } from '../support/api';
+import { assertError, startApi, type TestApi } from '../support/api';
 import { createApiKey, createTenant, createWorkspace } from '../support/factories';
-import { assertError } from '../support/player-helpers';
 
 let api: TestApi;
 let tenant: Awaited<ReturnType<typeof createTenant>>;

@@ -1,15 +1,13 @@
 // GET /v1/players/{id}/tickets and DELETE /v1/players/{id} (erasure) over HTTP.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startApi, type TestApi } from '../support/api';
+import { assertError, startApi, type TestApi } from '../support/api';
 import { createApiKey, createTenant } from '../support/factories';
-import { assertError, insertEvent, insertMessage, insertTicket } from '../support/player-helpers';
+import { insertEvent, insertMessage, insertTicket, uniquePlayerId as pid } from '../support/player-helpers';
 
 let api: TestApi;
 let tenant: Awaited<ReturnType<typeof createTenant>>;
 let token: string;
-let n = 0;
-const pid = () => `plr_${process.pid}_${Date.now()}_${n++}`;
 
 before(async () => {
   api = await startApi();

@@ -1,15 +1,13 @@
 // POST /v1/players (upsert), GET /v1/players/{id}, GET /v1/players/lookup over HTTP.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startApi, type TestApi } from '../support/api';
+import { assertError, startApi, type TestApi } from '../support/api';
+import { uniquePlayerId as pid } from '../support/player-helpers';
 import { createApiKey, createOrganization, createTenant, createWorkspace } from '../support/factories';
-import { assertError } from '../support/player-helpers';
 
 let api: TestApi;
 let tenant: Awaited<ReturnType<typeof createTenant>>;
 let token: string;
-let n = 0;
-const pid = () => `plr_${process.pid}_${Date.now()}_${n++}`;
 
 before(async () => {
   api = await startApi();

@@ -2,9 +2,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { DEFAULT_SETTINGS } from '../../lib/workspace-settings';
-import { startApi, type TestApi } from '../support/api';
+import { assertError, startApi, type TestApi } from '../support/api';
 import { createApiKey, createTenant } from '../support/factories';
-import { assertError } from '../support/player-helpers';
 
 let api: TestApi;
 before(async () => {

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { createApp } from '../../api/app';
@@ -57,4 +58,16 @@ export async function startApi(env: Partial<NodeJS.ProcessEnv> = {}): Promise<Te
       await deps.close();
     },
   };
+}
+
+/** A 4xx/5xx in the ticketing envelope: status, code (when given), message and a req_ id. */
+export function assertError(res: Pick<TestResponse, 'status' | 'body'>, status: number, code?: string): void {
+  assert.equal(res.status, status, `expected ${status}, got ${res.status}: ${JSON.stringify(res.body)}`);
+  const err = res.body?.error;
+  assert.ok(err, `no error envelope in ${JSON.stringify(res.body)}`);
+  if (code) assert.equal(err.code, code);
+  assert.equal(err.status, status);
+  assert.equal(typeof err.message, 'string');
+  assert.ok(err.message.length > 0);
+  assert.match(err.requestId, /^req_/);
 }

@@ -1,10 +1,8 @@
 // Helpers for the players, agents and settings suites. Tickets and messages are
 // written straight into their tables: these suites test reads and erasure of
 // ticket history, not ticket creation (that goes through its workflow elsewhere).
-import assert from 'node:assert/strict';
 import type { Db } from '../../db/db';
 import { newId } from '../../lib/ids';
-import type { TestResponse } from './api';
 
 const RANK = { low: 1, medium: 2, high: 3, urgent: 4 } as const;
 
@@ -59,13 +57,7 @@ export async function insertEvent(
 }
 
 /** Asserts the ticketing error envelope `{ error: { code, message, status, requestId } }`. */
-export function assertError(res: TestResponse, status: number, code?: string): void {
-  assert.equal(res.status, status, `expected ${status}, got ${res.status}: ${JSON.stringify(res.body)}`);
-  const err = res.body?.error;
-  assert.ok(err, `no error envelope in ${JSON.stringify(res.body)}`);
-  if (code) assert.equal(err.code, code);
-  assert.equal(err.status, status);
-  assert.equal(typeof err.message, 'string');
-  assert.ok(err.message.length > 0);
-  assert.match(err.requestId, /^req_/);
-}
+
+let playerSeq = 0;
+/** A caller playerId no other test (or test process) uses. */
+export const uniquePlayerId = () => `plr_${process.pid}_${Date.now()}_${playerSeq++}`;

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import type { TestApi } from './api';
+export { assertError } from './api';
 import { createAgent, createPlayer, createTenant } from './factories';
 
 export type Tenant = Awaited<ReturnType<typeof tenantWithPlayer>>;
@@ -36,10 +37,3 @@ export async function eventually<T>(check: () => Promise<T | undefined | null | 
   }
 }
 
-export function assertError(res: { status: number; body: any }, status: number, code: string) {
-  assert.equal(res.status, status, JSON.stringify(res.body));
-  assert.equal(res.body?.error?.code, code, JSON.stringify(res.body));
-  assert.equal(res.body.error.status, status);
-  assert.match(res.body.error.requestId, /^req_/);
-  assert.ok(res.body.error.message.length > 0);
-}

@@ -34,19 +34,10 @@ export interface KeyReach {
   workspaceId: string | null;
 }
 
-export interface NewKey {
-  id: string;
-  organizationId: string;
-  workspaceId: string | null;
-  name: string;
-  type: 'server' | 'sdk';
-  environment: 'live' | 'test';
-  prefix: string;
-  hash: string;
-  scopes: string[];
-  playerId: string | null;
-  createdBy: string | null;
-}
+export type NewKey = Pick<
+  KeyRow,
+  'id' | 'organizationId' | 'workspaceId' | 'name' | 'type' | 'environment' | 'prefix' | 'scopes' | 'playerId'
+> & { hash: string; createdBy: string | null };
 
 export function keysRepository(db: Queryable) {
   return {
