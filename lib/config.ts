@@ -19,6 +19,18 @@ export interface Config {
   /** per-plan requests/minute overrides, from RATE_LIMITS="starter=120,scale=100000" (benchmarks, tests) */
   rateLimits?: Partial<Record<'starter' | 'growth' | 'scale', number>>;
   triageOpenAi?: { baseUrl: string; apiKey?: string; model: string; timeoutMs?: number };
+  /**
+   * Key that encrypts webhook signing secrets at rest: `base64:<32 bytes>` or a passphrase
+   * of 16+ characters (activities/webhooks/secret-box.ts). scripts/ensure.sh generates one
+   * per checkout into .data/; production must set it (and keep it: losing it loses every secret).
+   */
+  webhookSecretKey?: string;
+  /**
+   * Admit http:// and loopback receivers (127.0.0.1, ::1) for webhook endpoints. Only for
+   * tests and local development: it must stay off in production (it opens the SSRF door
+   * to services on the API's own host). Private ranges stay refused either way.
+   */
+  webhookAllowLoopback: boolean;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -44,6 +56,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           timeoutMs: env.TRIAGE_OPENAI_TIMEOUT_MS ? Number(env.TRIAGE_OPENAI_TIMEOUT_MS) : undefined,
         }
       : undefined,
+    webhookSecretKey: env.WEBHOOK_SECRET_KEY || undefined,
+    webhookAllowLoopback: ['1', 'true', 'on', 'yes'].includes((env.WEBHOOK_ALLOW_LOOPBACK ?? '').toLowerCase()),
   };
 }
 

@@ -438,6 +438,15 @@ ensure_redis() {
 # ---------------------------------------------------------------------------------
 # 5. .data/env
 # ---------------------------------------------------------------------------------
+# The key that encrypts webhook signing secrets at rest, generated once per checkout and
+# kept: a new key would make every stored secret unreadable. WEBHOOK_SECRET_KEY in the
+# environment wins (production sets its own).
+ensure_webhook_secret_key() {
+  [ -s "$DATA/webhook-secret-key" ] && return 0
+  (umask 077 && node -e "process.stdout.write(require('crypto').randomBytes(32).toString('base64'))" >"$DATA/webhook-secret-key.$$")
+  mv -f "$DATA/webhook-secret-key.$$" "$DATA/webhook-secret-key"
+}
+
 shq() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
 
 write_env() {
@@ -462,6 +471,7 @@ write_env() {
     echo "export TEST_REDIS_URL=$(shq "$test_redis_url")"
     echo "export TEMPORAL_CLI_PATH=$(shq "$TEMPORAL_CLI")"
     echo "export TEMPORAL_TEST_SERVER_PATH=$(shq "$TEMPORAL_TEST_SERVER")"
+    [ -n "${WEBHOOK_SECRET_KEY:-}" ] || echo "export WEBHOOK_SECRET_KEY=$(shq "base64:$(cat "$DATA/webhook-secret-key")")"
   } >"$tmp"
   if cmp -s "$tmp" "$DATA/env"; then rm -f "$tmp"; else mv -f "$tmp" "$DATA/env"; fi
 }
@@ -470,4 +480,5 @@ ensure_node_modules
 ensure_tools
 ensure_postgres
 ensure_redis
+ensure_webhook_secret_key
 write_env

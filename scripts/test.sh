@@ -13,6 +13,8 @@ bash scripts/ensure.sh
 export DATABASE_URL="${TEST_DATABASE_URL:-$DATABASE_URL}"
 export REDIS_URL="${TEST_REDIS_URL:-$REDIS_URL}"
 export NODE_ENV=test
+# the end-to-end tests' webhook receivers listen on 127.0.0.1 (never set this in production)
+export WEBHOOK_ALLOW_LOOPBACK=1
 export TEMPORAL_NAMESPACE="${TEMPORAL_NAMESPACE:-default}"
 
 TEMPORAL_PID=""

@@ -2,6 +2,9 @@ import nodemailer from 'nodemailer';
 import { createMaintenanceActivities } from '../activities/maintenance';
 import { createTicketActivities } from '../activities/tickets';
 import { createTriager } from '../activities/triage/triager';
+import { createWebhookActivities } from '../activities/webhooks/deliver';
+import { createSafeHttpAgent, createSafeHttpsAgent } from '../activities/webhooks/safe-agent';
+import { webhookSecretKey } from '../activities/webhooks/secret-box';
 import type { Db } from '../db/db';
 import type { Config } from '../lib/config';
 import type { TaskQueue } from './queues';
@@ -20,6 +23,15 @@ export function activitiesFor(queue: TaskQueue, deps: { config: Config; db: Db }
         }),
         ...createMaintenanceActivities({ db }),
       };
+    }
+    case 'webhooks': {
+      const allowLoopback = config.webhookAllowLoopback;
+      // keep-alive: consecutive deliveries to one receiver reuse the TLS connection
+      const agents = {
+        http: createSafeHttpAgent({ allowLoopback, keepAlive: true }),
+        https: createSafeHttpsAgent({ allowLoopback, keepAlive: true }),
+      };
+      return createWebhookActivities({ db, secretKey: webhookSecretKey(config), agents });
     }
   }
 }

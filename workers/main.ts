@@ -7,6 +7,7 @@ import { logger } from '../lib/logger';
 import { activitiesFor } from './activities';
 import { TASK_QUEUES, type TaskQueue } from './queues';
 import { ensureSchedules } from './schedules';
+import { createWebhookDispatcher, type Dispatcher } from './webhook-dispatcher';
 
 async function main() {
   const queue = process.argv[2] as TaskQueue;
@@ -27,16 +28,23 @@ async function main() {
     activities: activitiesFor(queue, { config, db }),
     maxConcurrentActivityTaskExecutions: 200,
     maxConcurrentWorkflowTaskExecutions: 200,
+    maxConcurrentLocalActivityExecutions: 400,
     maxCachedWorkflows: 2000,
   });
-  if (queue === 'ticketing') {
-    // the schedules whose workflows this queue runs exist once this worker is up
-    const clientConnection = await Connection.connect({ address: config.temporalAddress });
-    await ensureSchedules(new Client({ connection: clientConnection, namespace: config.temporalNamespace }));
-    await clientConnection.close();
+  const clientConnection = await Connection.connect({ address: config.temporalAddress });
+  const client = new Client({ connection: clientConnection, namespace: config.temporalNamespace });
+  // the schedules whose workflows this queue runs exist once this worker is up
+  if (queue === 'ticketing') await ensureSchedules(client);
+  // the outbox dispatcher runs beside the workers that deliver what it starts
+  let dispatcher: Dispatcher | undefined;
+  if (queue === 'webhooks') {
+    dispatcher = createWebhookDispatcher({ db, client, logger });
+    await dispatcher.start();
   }
   logger.info({ queue }, 'worker started');
   await worker.run(); // resolves after SIGINT/SIGTERM (the SDK installs the handlers)
+  await dispatcher?.stop();
+  await clientConnection.close();
   await connection.close();
   await db.close();
 }

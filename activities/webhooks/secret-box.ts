@@ -69,3 +69,19 @@ export function secretBoxKeyFromConfig(value: string, salt = 'game-support/webho
   if (value.length < 16) throw new SecretBoxError('secret-box passphrase must be at least 16 characters');
   return scryptSync(value, salt, SECRET_BOX_KEY_BYTES, { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
 }
+
+const derived = new Map<string, Buffer>();
+
+/**
+ * The key for webhook signing secrets from configuration (WEBHOOK_SECRET_KEY), derived
+ * once per process: the scrypt stretch of a passphrase costs ~100 ms.
+ */
+export function webhookSecretKey(config: { webhookSecretKey?: string }): Buffer {
+  const value = config.webhookSecretKey;
+  if (!value) {
+    throw new SecretBoxError('WEBHOOK_SECRET_KEY is not set (scripts/ensure.sh writes one into .data/env; production sets its own)');
+  }
+  let key = derived.get(value);
+  if (!key) derived.set(value, (key = secretBoxKeyFromConfig(value)));
+  return key;
+}

@@ -1,8 +1,30 @@
-// What callers know about a webhook delivery: its id, queue and activity types.
+// What callers know about webhook deliveries: workflow ids, inputs, queue and activity types.
 export const WEBHOOKS_QUEUE = 'webhooks';
+export const WEBHOOK_EVENT_WORKFLOW_TYPE = 'webhookEventWorkflow';
 export const WEBHOOK_DELIVERY_WORKFLOW_TYPE = 'webhookDeliveryWorkflow';
-/** One workflow per delivery (`evt_…`), so a second start for the same delivery is refused. */
+
+/**
+ * One workflow per outbox event, fanning out to every endpoint subscribed when the event
+ * was dispatched. Started with REJECT_DUPLICATE: a second dispatch of the same event
+ * (a dispatcher restart) never starts a second fan-out.
+ */
+export const webhookEventWorkflowId = (eventId: string) => `webhook-event/${eventId}`;
+/** One workflow per manual delivery (redelivery, test send) of one `evt_…` delivery. */
 export const webhookDeliveryWorkflowId = (deliveryId: string) => `webhook-delivery/${deliveryId}`;
+
+export interface WebhookEventInput {
+  eventId: string;
+  /** the deliveries (one per subscribed endpoint) the dispatcher created for the event */
+  deliveryIds: string[];
+}
+
+export interface WebhookDeliveryInput {
+  deliveryId: string;
+  /** 'schedule' (default): up to 5 attempts on the spec's schedule; 'once': one attempt (test sends) */
+  mode?: 'schedule' | 'once';
+  /** attempts already made (a redelivery numbers its attempts after them); default 0 */
+  previousAttempts?: number;
+}
 
 export type DeliveryResult = 'succeeded' | 'failed' | 'skipped';
 export type AttemptOutcome = 'succeeded' | 'failed' | 'skipped';

@@ -1,0 +1,127 @@
+// The outbox dispatcher: runs beside the `webhooks` worker and turns committed events into
+// webhook deliveries. A NOTIFY from the events table (migration WebhookDispatch) wakes it
+// the moment an event commits; a slow poll covers a lost notification or connection.
+// Workflow starts are deduplicated by id (REJECT_DUPLICATE), so several dispatchers, a
+// restart between claim and start, or a reclaim never start a fan-out twice.
+import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import { WorkflowIdReusePolicy } from '@temporalio/common';
+import type { PoolClient } from 'pg';
+import { claimEvents, markDispatched, type ClaimedEvent } from '../activities/webhooks/fan-out';
+import type { Db } from '../db/db';
+import type { Logger } from '../lib/logger';
+import {
+  WEBHOOK_EVENT_WORKFLOW_TYPE,
+  WEBHOOKS_QUEUE,
+  webhookEventWorkflowId,
+  type WebhookEventInput,
+} from '../workflows/webhook-delivery/contract';
+
+export interface DispatcherOptions {
+  db: Db;
+  client: Client;
+  logger: Logger;
+  taskQueue?: string;
+  /** events per claim */
+  batchSize?: number;
+  /** fallback poll when no notification arrives */
+  pollIntervalMs?: number;
+  /** a claim older than this without a dispatch is taken up again */
+  reclaimAfterMs?: number;
+}
+
+export interface Dispatcher {
+  /** resolves once LISTEN is in place and the backlog pass has begun */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function createWebhookDispatcher(opts: DispatcherOptions): Dispatcher {
+  const { db, client, logger } = opts;
+  const taskQueue = opts.taskQueue ?? WEBHOOKS_QUEUE;
+  const batchSize = opts.batchSize ?? 200;
+  const pollIntervalMs = opts.pollIntervalMs ?? 1000;
+  const reclaimAfterMs = opts.reclaimAfterMs ?? 30_000;
+  let listener: PoolClient | undefined;
+  let poll: NodeJS.Timeout | undefined;
+  let stopped = false;
+  let running: Promise<void> | undefined;
+  let again = false;
+
+  async function start(event: ClaimedEvent): Promise<void> {
+    const input: WebhookEventInput = event;
+    try {
+      await client.workflow.start(WEBHOOK_EVENT_WORKFLOW_TYPE, {
+        taskQueue,
+        workflowId: webhookEventWorkflowId(event.eventId),
+        args: [input],
+        workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      });
+    } catch (err) {
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+    }
+  }
+
+  /** Claims and starts batches until the outbox is empty. */
+  async function drain(): Promise<void> {
+    for (;;) {
+      const claimed = await claimEvents(db, { limit: batchSize, reclaimAfterMs });
+      if (!claimed.length) return;
+      const results = await Promise.allSettled(claimed.map(start));
+      const started = claimed.filter((_, i) => results[i].status === 'fulfilled').map((e) => e.eventId);
+      await markDispatched(db, started);
+      const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      // The unstarted ones stay claimed and are taken up again after reclaimAfterMs.
+      if (failed) throw failed.reason;
+    }
+  }
+
+  /** One drain at a time; a wake-up during a drain runs another right after it. */
+  function wake(): void {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = drain()
+      .catch((err) => logger.warn({ err }, 'webhook dispatch failed; retrying on the next wake-up'))
+      .finally(() => {
+        running = undefined;
+        if (again) {
+          again = false;
+          wake();
+        }
+      });
+  }
+
+  async function listen(): Promise<void> {
+    const c = await db.pool.connect();
+    c.on('notification', wake);
+    c.on('error', (err) => {
+      logger.warn({ err }, 'webhook dispatcher lost its LISTEN connection; reconnecting');
+      c.release(err);
+      if (listener === c) listener = undefined;
+      if (!stopped) setTimeout(() => listen().catch(() => undefined), pollIntervalMs);
+    });
+    await c.query('LISTEN events_outbox');
+    listener = c;
+    wake(); // whatever committed before LISTEN
+  }
+
+  return {
+    async start() {
+      await listen();
+      poll = setInterval(wake, pollIntervalMs);
+      poll.unref();
+    },
+    async stop() {
+      stopped = true;
+      clearInterval(poll);
+      await running;
+      if (listener) {
+        await listener.query('UNLISTEN *').catch(() => undefined);
+        listener.release();
+        listener = undefined;
+      }
+    },
+  };
+}
