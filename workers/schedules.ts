@@ -7,9 +7,11 @@ import {
   MAINTENANCE_TASK_QUEUE,
   PURGE_REVOKED_KEYS_SCHEDULE_ID,
   PURGE_REVOKED_KEYS_WORKFLOW_TYPE,
-  type PurgeRevokedKeysInput,
+  PURGE_WEBHOOK_LOG_SCHEDULE_ID,
+  PURGE_WEBHOOK_LOG_WORKFLOW_TYPE,
+  type PurgeInput,
 } from '../workflows/maintenance/contract';
-import { REVOKED_KEY_RETENTION_DAYS } from '../workflows/maintenance/purge-revoked-keys.logic';
+import { REVOKED_KEY_RETENTION_DAYS, WEBHOOK_LOG_RETENTION_DAYS } from '../workflows/maintenance/purge.logic';
 
 export interface EnsureSchedulesOptions {
   /** task queue of the maintenance workflows; default MAINTENANCE_TASK_QUEUE ('ticketing') */
@@ -18,7 +20,8 @@ export interface EnsureSchedulesOptions {
 
 export function scheduleDefinitions(opts: EnsureSchedulesOptions = {}): ScheduleOptions[] {
   const taskQueue = opts.taskQueue ?? MAINTENANCE_TASK_QUEUE;
-  const purgeInput: PurgeRevokedKeysInput = { olderThanDays: REVOKED_KEY_RETENTION_DAYS };
+  const purgeInput: PurgeInput = { olderThanDays: REVOKED_KEY_RETENTION_DAYS };
+  const logInput: PurgeInput = { olderThanDays: WEBHOOK_LOG_RETENTION_DAYS };
   return [
     {
       scheduleId: PURGE_REVOKED_KEYS_SCHEDULE_ID,
@@ -37,6 +40,20 @@ export function scheduleDefinitions(opts: EnsureSchedulesOptions = {}): Schedule
         // a server outage up to a day still gets the day's run afterwards
         catchupWindow: '1 day',
       },
+    },
+    {
+      scheduleId: PURGE_WEBHOOK_LOG_SCHEDULE_ID,
+      // hourly at :23, so a delivery is gone at most an hour after its 7 days
+      spec: { calendars: [{ hour: '*', minute: 23, comment: 'hourly webhook delivery log purge' }] },
+      action: {
+        type: 'startWorkflow',
+        workflowType: PURGE_WEBHOOK_LOG_WORKFLOW_TYPE,
+        workflowId: 'maintenance/purge-webhook-log/run',
+        taskQueue,
+        args: [logInput],
+        workflowExecutionTimeout: '1 hour',
+      },
+      policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 hour' },
     },
   ];
 }

@@ -1,36 +1,44 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { Queryable } from '../../db/db';
-import type { MaintenanceActivities, PurgeRevokedKeysRequest } from '../../workflows/maintenance/activities.contract';
-import { purgePlan } from '../../workflows/maintenance/purge-revoked-keys.logic';
+import type { MaintenanceActivities, PurgeRequest } from '../../workflows/maintenance/activities.contract';
+import { purgePlan } from '../../workflows/maintenance/purge.logic';
 
 export type { MaintenanceActivities };
 
 /**
  * Housekeeping over our own storage. Every activity here is idempotent by nature: it
  * deletes what qualifies at the moment it runs, so a retry after a lost reply only
- * finds less to do.
+ * finds less to do. Postgres's clock decides the cutoff, the same clock that wrote the rows.
  */
 export function createMaintenanceActivities({ db }: { db: Queryable }): MaintenanceActivities {
+  /** One batch: `select` returns the ids due ($1 = days, $2 = batch size), oldest first. */
+  async function purge(req: PurgeRequest, table: string, select: string): Promise<{ deleted: number }> {
+    let plan;
+    try {
+      plan = purgePlan(req, req.olderThanDays);
+    } catch (err) {
+      throw ApplicationFailure.nonRetryable((err as Error).message, 'invalid_purge_input');
+    }
+    const { rowCount } = await db.query(`DELETE FROM ${table} WHERE id IN (${select})`, [plan.olderThanDays, plan.batchSize]);
+    return { deleted: rowCount ?? 0 };
+  }
+
   return {
-    async purgeRevokedKeys(req: PurgeRevokedKeysRequest) {
-      let plan;
-      try {
-        plan = purgePlan(req);
-      } catch (err) {
-        throw ApplicationFailure.nonRetryable((err as Error).message, 'invalid_purge_input');
-      }
-      // Postgres's clock decides the cutoff, the same clock that wrote revoked_at.
-      // The api_keys_revoked partial index serves the inner select.
-      const { rowCount } = await db.query(
-        `DELETE FROM api_keys WHERE id IN (
-           SELECT id FROM api_keys
-           WHERE revoked_at IS NOT NULL AND revoked_at < now() - make_interval(days => $1)
-           ORDER BY revoked_at
-           LIMIT $2
-         )`,
-        [plan.olderThanDays, plan.batchSize],
-      );
-      return { deleted: rowCount ?? 0 };
-    },
+    // the api_keys_revoked partial index serves the inner select
+    purgeRevokedKeys: (req) =>
+      purge(
+        req,
+        'api_keys',
+        `SELECT id FROM api_keys WHERE revoked_at IS NOT NULL AND revoked_at < now() - make_interval(days => $1)
+          ORDER BY revoked_at LIMIT $2`,
+      ),
+    // webhook_deliveries_created serves it; attempts go with their delivery (ON DELETE CASCADE)
+    purgeWebhookLog: (req) =>
+      purge(
+        req,
+        'webhook_deliveries',
+        `SELECT id FROM webhook_deliveries WHERE created_at < now() - make_interval(days => $1) AND status <> 'pending'
+          ORDER BY created_at LIMIT $2`,
+      ),
   };
 }

@@ -9,10 +9,16 @@ import { createMaintenanceActivities } from '../../activities/maintenance';
 import { connectDb, type Db } from '../../db/db';
 import { loadConfig } from '../../lib/config';
 import { ensureSchedules } from '../../workers/schedules';
-import { PURGE_REVOKED_KEYS_SCHEDULE_ID, PURGE_REVOKED_KEYS_WORKFLOW_TYPE } from '../../workflows/maintenance/contract';
-import { purgeRevokedKeysWorkflow } from '../../workflows/maintenance';
-import { isPurgeable, purgePlan, shouldContinue } from '../../workflows/maintenance/purge-revoked-keys.logic';
-import { createApiKey, createOrganization } from '../support/factories';
+import {
+  PURGE_REVOKED_KEYS_SCHEDULE_ID,
+  PURGE_REVOKED_KEYS_WORKFLOW_TYPE,
+  PURGE_WEBHOOK_LOG_SCHEDULE_ID,
+  PURGE_WEBHOOK_LOG_WORKFLOW_TYPE,
+} from '../../workflows/maintenance/contract';
+import { purgeRevokedKeysWorkflow, purgeWebhookLogWorkflow } from '../../workflows/maintenance';
+import { isPurgeable, purgePlan, shouldContinue } from '../../workflows/maintenance/purge.logic';
+import { createApiKey, createOrganization, createTenant } from '../support/factories';
+import { createDelivery } from '../support/webhooks';
 import { keyExists, revokeKeyDaysAgo } from '../support/auth-factories';
 
 const DAY = 24 * 3600 * 1000;
@@ -112,7 +118,81 @@ describe('purgeRevokedKeys', () => {
   });
 });
 
+describe('purgeWebhookLog', () => {
+  let db: Db;
+  before(async () => {
+    db = await connectDb(loadConfig().databaseUrl, 4);
+  });
+  after(async () => db?.close());
+
+  const exists = async (id: string) => (await db.query('SELECT 1 FROM webhook_deliveries WHERE id = $1', [id])).rowCount === 1;
+  const attempts = async (id: string) => (await db.query('SELECT 1 FROM webhook_attempts WHERE delivery_id = $1', [id])).rowCount;
+
+  /** A finished delivery with one attempt, created `days` ago. */
+  async function deliveryDaysAgo(workspaceId: string, days: number, status = 'failed') {
+    const d = await createDelivery(db, Buffer.alloc(32, 7), workspaceId, 'https://hooks.example.com/x');
+    await db.query(`UPDATE webhook_deliveries SET created_at = now() - make_interval(days => $2), status = $3 WHERE id = $1`, [d.deliveryId, days, status]);
+    await db.query(
+      `INSERT INTO webhook_attempts (delivery_id, attempt, scheduled_at, started_at, status_code) VALUES ($1, 1, now(), now(), 500)`,
+      [d.deliveryId],
+    );
+    return d.deliveryId;
+  }
+
+  it('keeps the delivery log 7 days: the workflow deletes older deliveries with their attempts, in batches', async () => {
+    const ws = (await createTenant(db)).workspace.id;
+    const old = [await deliveryDaysAgo(ws, 8), await deliveryDaysAgo(ws, 8, 'succeeded')];
+    const recent = await deliveryDaysAgo(ws, 6, 'succeeded');
+    const stillSending = await deliveryDaysAgo(ws, 8, 'pending'); // a late redelivery in progress
+    const env = await TestWorkflowEnvironment.createTimeSkipping(
+      process.env.TEMPORAL_TEST_SERVER_PATH
+        ? { server: { executable: { type: 'existing-path', path: process.env.TEMPORAL_TEST_SERVER_PATH } } }
+        : undefined,
+    );
+    try {
+      const taskQueue = `maintenance-${randomUUID()}`;
+      const worker = await Worker.create({
+        connection: env.nativeConnection,
+        taskQueue,
+        workflowBundle: await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows/maintenance'), logger: quiet }),
+        activities: createMaintenanceActivities({ db }),
+      });
+      const result = await worker.runUntil(
+        env.client.workflow.execute(purgeWebhookLogWorkflow, { taskQueue, workflowId: `test/purge-log/${randomUUID()}`, args: [{ batchSize: 1 }] }),
+      );
+      assert.ok(result.deleted >= 2);
+      assert.equal(result.batches, result.deleted + 1);
+      for (const id of old) {
+        assert.equal(await exists(id), false);
+        assert.equal(await attempts(id), 0, 'attempts go with their delivery');
+      }
+      assert.equal(await exists(recent), true);
+      assert.equal(await attempts(recent), 1);
+      assert.equal(await exists(stillSending), true);
+    } finally {
+      await env.teardown();
+    }
+  });
+});
+
 describe('ensureSchedules', () => {
+  it('creates the hourly webhook log purge schedule', async () => {
+    const connection = await Connection.connect({ address: loadConfig().temporalAddress });
+    const client = new Client({ connection });
+    try {
+      await ensureSchedules(client);
+      const d = await client.schedule.getHandle(PURGE_WEBHOOK_LOG_SCHEDULE_ID).describe();
+      assert.equal(d.action.type, 'startWorkflow');
+      assert.equal(d.action.workflowType, PURGE_WEBHOOK_LOG_WORKFLOW_TYPE);
+      assert.deepEqual(d.action.args, [{ olderThanDays: 7 }]);
+      const next = d.info.nextActionTimes[0];
+      assert.ok(next.getTime() - Date.now() <= 3600 * 1000, 'runs within the hour');
+      assert.equal(next.getUTCMinutes(), 23);
+    } finally {
+      await connection.close();
+    }
+  });
+
   it('creates the daily purge schedule idempotently', async () => {
     const connection = await Connection.connect({ address: loadConfig().temporalAddress });
     const client = new Client({ connection });

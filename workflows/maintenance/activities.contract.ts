@@ -1,7 +1,7 @@
 // Types of the maintenance activities, shared by the workflow (types only) and the
 // implementation in activities/maintenance.
 
-export interface PurgeRevokedKeysRequest {
+export interface PurgeRequest {
   olderThanDays: number;
   /** at most this many rows are deleted per call, so one call stays short */
   batchSize?: number;
@@ -9,5 +9,12 @@ export interface PurgeRevokedKeysRequest {
 
 export interface MaintenanceActivities {
   /** Deletes API keys revoked more than `olderThanDays` ago; returns how many rows went. */
-  purgeRevokedKeys(req: PurgeRevokedKeysRequest): Promise<{ deleted: number }>;
+  purgeRevokedKeys(req: PurgeRequest): Promise<{ deleted: number }>;
+  /**
+   * Deletes webhook deliveries created more than `olderThanDays` ago, with their attempts;
+   * a delivery still pending (a late manual redelivery) waits for its end.
+   */
+  purgeWebhookLog(req: PurgeRequest): Promise<{ deleted: number }>;
 }
+
+export type PurgeRevokedKeysRequest = PurgeRequest;

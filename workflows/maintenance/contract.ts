@@ -10,14 +10,20 @@ export const MAINTENANCE_TASK_QUEUE = 'ticketing';
 export const PURGE_REVOKED_KEYS_WORKFLOW_TYPE = 'purgeRevokedKeysWorkflow';
 export const PURGE_REVOKED_KEYS_SCHEDULE_ID = 'maintenance/purge-revoked-keys';
 
-export interface PurgeRevokedKeysInput {
-  /** keys revoked longer ago than this are deleted; default 365 (spec: audit retention) */
+export const PURGE_WEBHOOK_LOG_WORKFLOW_TYPE = 'purgeWebhookLogWorkflow';
+export const PURGE_WEBHOOK_LOG_SCHEDULE_ID = 'maintenance/purge-webhook-log';
+
+export interface PurgeInput {
+  /** rows older than this are deleted; default the purge's retention (365 for revoked keys, 7 for the webhook log) */
   olderThanDays?: number;
   /** rows per activity call; default 1000 */
   batchSize?: number;
 }
 
-export interface PurgeRevokedKeysResult {
+export interface PurgeResult {
   deleted: number;
   batches: number;
 }
+
+export type PurgeRevokedKeysInput = PurgeInput;
+export type PurgeRevokedKeysResult = PurgeResult;

@@ -1,2 +1,3 @@
 // The maintenance workflows, for workflows/index.ts to re-export to the worker bundle.
 export { purgeRevokedKeysWorkflow } from './purge-revoked-keys.workflow';
+export { purgeWebhookLogWorkflow } from './purge-webhook-log.workflow';

@@ -1,8 +1,10 @@
-// Pure decisions of the revoked-key purge, shared by the workflow, the activity and tests.
-import type { PurgeRevokedKeysInput } from './contract';
+// Pure decisions of the retention purges, shared by the workflows, the activities and tests.
+import type { PurgeInput } from './contract';
 
 /** Spec, Limits: "Revoked key audit retention: 365 days". */
 export const REVOKED_KEY_RETENTION_DAYS = 365;
+/** Spec, Limits: "Delivery log retention: 7 days". */
+export const WEBHOOK_LOG_RETENTION_DAYS = 7;
 export const DEFAULT_PURGE_BATCH = 1000;
 /** Upper bound on batches per run; what is left is purged by tomorrow's run. */
 export const MAX_PURGE_BATCHES = 500;
@@ -15,8 +17,8 @@ export interface PurgePlan {
 }
 
 /** Fills defaults and refuses values that would purge too much (a retention under one day). */
-export function purgePlan(input: PurgeRevokedKeysInput = {}): PurgePlan {
-  const olderThanDays = input.olderThanDays ?? REVOKED_KEY_RETENTION_DAYS;
+export function purgePlan(input: PurgeInput = {}, defaultDays = REVOKED_KEY_RETENTION_DAYS): PurgePlan {
+  const olderThanDays = input.olderThanDays ?? defaultDays;
   const batchSize = input.batchSize ?? DEFAULT_PURGE_BATCH;
   if (!Number.isInteger(olderThanDays) || olderThanDays < 1) {
     throw new RangeError(`olderThanDays must be an integer of at least 1, got ${olderThanDays}`);
