@@ -4,6 +4,9 @@ import { after, before, describe, it } from 'node:test';
 import { assertError, startApi, type TestApi } from '../support/api';
 import { createApiKey, createTenant } from '../support/factories';
 import { insertEvent, insertMessage, insertTicket, uniquePlayerId as pid } from '../support/player-helpers';
+import { envelope } from '../../activities/webhooks/fan-out';
+import { newId } from '../../lib/ids';
+import { insertEndpoint } from '../support/webhook-receiver';
 
 let api: TestApi;
 let tenant: Awaited<ReturnType<typeof createTenant>>;
@@ -95,6 +98,39 @@ describe('GET /v1/players/{id}/tickets', () => {
 });
 
 describe('DELETE /v1/players/{id}', () => {
+  it('purges the webhook payloads that name the player: the log and pending retries', async () => {
+    const db = api.deps.db;
+    const ws = tenant.workspace.id;
+    const playerId = pid();
+    const player = (await upsert({ playerId, displayName: 'Hook Me', email: 'hook@example.com' })).body;
+    // an endpoint that no longer resolves anywhere: the rows matter here, not the sending
+    const ep = await insertEndpoint(db, { workspaceId: ws, url: 'https://hooks.example.com/erasure', events: ['ticket.created'], active: false });
+    const ticketId = await insertTicket(db, { workspaceId: ws, playerRef: player.id, playerId });
+    const data = { id: ticketId, playerId, title: 'about Hook Me' };
+    const eventId = await insertEvent(db, { workspaceId: ws, type: 'ticket.created', subjectId: ticketId, data });
+    const other = await insertEvent(db, { workspaceId: ws, type: 'ticket.created', subjectId: 'tkt_other', data: { id: 'tkt_other', playerId: 'someone_else' } });
+    const delivery = async (event: string, d: object, status: string) => {
+      const id = newId('evt');
+      const body = envelope(id, { type: 'ticket.created', workspaceId: ws, occurredAt: new Date(), data: d });
+      await db.query(
+        `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, workspace_id, body, status)
+         VALUES ($1, $2, $3, 'ticket.created', $4, $5, $6) ON CONFLICT (event_id, endpoint_id) DO UPDATE SET body = $5, status = $6`,
+        [id, ep.id, event, ws, body, status],
+      );
+      return id;
+    };
+    const logged = await delivery(eventId, data, 'failed');
+    const bystander = await delivery(other, { id: 'tkt_other', playerId: 'someone_else' }, 'succeeded');
+
+    assert.equal((await api.request('DELETE', `/v1/players/${player.id}`, { token })).status, 204);
+    const rows = (await db.query('SELECT id, body FROM webhook_deliveries WHERE id = ANY($1)', [[logged, bystander]])).rows;
+    const erased = JSON.parse(rows.find((r: any) => r.id === logged).body);
+    assert.deepEqual(erased.data, { erased: true });
+    assert.equal(erased.id, logged, 'the envelope keeps its id, so the log still lines up');
+    assert.ok(!rows.find((r: any) => r.id === logged).body.includes(playerId));
+    assert.equal(JSON.parse(rows.find((r: any) => r.id === bystander).body).data.playerId, 'someone_else');
+  });
+
   it('erases the profile, anonymises ticket history and wipes event payloads in one go', async () => {
     const db = api.deps.db;
     const ws = tenant.workspace.id;

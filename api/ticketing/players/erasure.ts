@@ -18,7 +18,8 @@ export const ERASED_EVENT_DATA = { erased: true };
  * - tickets keep existing but lose the link: player_ref NULL, player_id = token;
  * - player-authored messages on those tickets, audit rows whose actor was the
  *   player, and notification recipients (the player's address) get the token;
- * - outbox events naming the player lose their payload;
+ * - outbox events naming the player lose their payload, and so do the webhook
+ *   deliveries (log and pending retries) made from those events;
  * - remembered idempotent responses that carry the profile are forgotten, so an
  *   Idempotency-Key replay cannot bring the purged values back.
  */
@@ -58,14 +59,23 @@ export async function erasePlayer(db: Db, id: string): Promise<boolean> {
     }
     // Events about the profile (subject) and events whose payload names the player:
     // ticket.* carry playerId, message.created carries the player as author.
-    await q.query(
+    const erased = await q.query<{ id: string }>(
       `UPDATE events SET data = $4::jsonb
         WHERE subject_id = $1
            OR (workspace_id = $2 AND (
                 data->>'playerId' IN ($3, $1)
-             OR (data->>'authorType' = 'player' AND data->>'authorId' IN ($3, $1))))`,
+             OR (data->>'authorType' = 'player' AND data->>'authorId' IN ($3, $1))))
+        RETURNING id`,
       [id, workspaceId, playerId, JSON.stringify(ERASED_EVENT_DATA)],
     );
+    // The webhook delivery log stores each envelope as sent: those events' `data` goes
+    // too, in the log and in deliveries still waiting for a retry (they send the erased form).
+    if (erased.rows.length) {
+      await q.query(
+        `UPDATE webhook_deliveries SET body = jsonb_set(body::jsonb, '{data}', $2::jsonb)::text WHERE event_id = ANY($1::text[])`,
+        [erased.rows.map((r) => r.id), JSON.stringify(ERASED_EVENT_DATA)],
+      );
+    }
     await q.query(`DELETE FROM idempotency_keys WHERE response->>'id' = $1`, [id]);
     return true;
   });
