@@ -3,6 +3,7 @@ import Redis from 'ioredis';
 import type { Config } from '../lib/config';
 import { logger, type Logger } from '../lib/logger';
 import { connectDb, type Db } from '../db/db';
+import type { Resolver } from '../activities/webhooks/url-policy';
 
 /** Everything the HTTP layer talks to, built once per process and handed to createApp. */
 export interface AppDeps {
@@ -11,6 +12,11 @@ export interface AppDeps {
   redis: Redis;
   temporal: Client;
   logger: Logger;
+  /**
+   * How webhook URLs' hostnames are resolved at registration; default the OS resolver.
+   * Injectable so tests can make a name resolve to a private address without real DNS.
+   */
+  resolveHost?: Resolver;
 }
 
 export async function createDeps(config: Config): Promise<AppDeps & { close(): Promise<void> }> {

@@ -6,6 +6,7 @@ import './players/schema';
 import './agents/schema';
 import './settings/schema';
 import './tickets/schema';
+import './webhooks/openapi-paths';
 
 export function openApiDocument() {
   return new OpenApiGeneratorV3(registry.definitions).generateDocument({
@@ -13,7 +14,7 @@ export function openApiDocument() {
     info: {
       title: 'Support Ticketing Service API',
       version: '1.0.0',
-      description: 'Document 1: game-support tickets, players, agents, API keys and access tokens.',
+      description: 'Document 1: game-support tickets, players, agents, API keys and access tokens, webhooks.',
     },
     servers: [{ url: '/' }],
   });

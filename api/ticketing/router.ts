@@ -7,6 +7,7 @@ import { openApiDocument } from './openapi';
 import { playersRouter } from './players/routes';
 import { settingsRouter } from './settings/routes';
 import { ticketsRouter } from './tickets/routes';
+import { webhooksRouter } from './webhooks/routes';
 
 /** Document 1 under /v1: public routes first, then everything behind authentication. */
 export function ticketingRouter(deps: AppDeps): Router {
@@ -23,7 +24,7 @@ export function ticketingRouter(deps: AppDeps): Router {
 
   const authed = new Router();
   authed.use(authenticate(deps), rateLimit(deps), idempotency(deps));
-  for (const r of [apiKeysRouter(deps), playersRouter(deps), agentsRouter(deps), settingsRouter(deps), ticketsRouter(deps)]) {
+  for (const r of [apiKeysRouter(deps), playersRouter(deps), agentsRouter(deps), settingsRouter(deps), ticketsRouter(deps), webhooksRouter(deps)]) {
     authed.use(r.routes(), r.allowedMethods());
   }
   router.use(authed.routes(), authed.allowedMethods());

@@ -27,8 +27,12 @@ export interface TestResponse {
  * The real app on an ephemeral loopback port with real Postgres, Redis and Temporal
  * (the test run's own database and Temporal server; workers run beside the suite).
  */
-export async function startApi(env: Partial<NodeJS.ProcessEnv> = {}): Promise<TestApi> {
-  const deps = await createDeps(loadConfig({ ...process.env, ...env }));
+export async function startApi(
+  env: Partial<NodeJS.ProcessEnv> = {},
+  /** deps to replace on the real ones, e.g. `resolveHost` so no test needs real DNS */
+  overrides: Partial<Pick<AppDeps, 'resolveHost'>> = {},
+): Promise<TestApi> {
+  const deps = Object.assign(await createDeps(loadConfig({ ...process.env, ...env })), overrides);
   const server: Server = await new Promise((resolve) => {
     const s = createApp(deps).listen(0, '127.0.0.1', () => resolve(s));
   });

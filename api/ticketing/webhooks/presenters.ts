@@ -1,0 +1,46 @@
+import type { AttemptRow, DeliveryRow } from './deliveries';
+import type { EndpointRow } from './repository';
+import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookEventType } from './schema';
+
+const iso = (d: Date) => d.toISOString();
+
+/** The Webhook endpoint object of Document 1, without `secret` (shown only on create). */
+export function presentEndpoint(row: EndpointRow): WebhookEndpoint {
+  return {
+    id: row.id,
+    workspaceId: row.workspace_id,
+    url: row.url,
+    events: row.events,
+    description: row.description,
+    active: row.active,
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+  };
+}
+
+export function presentAttempt(a: AttemptRow): WebhookAttempt {
+  return {
+    attempt: a.attempt,
+    scheduledAt: iso(a.scheduled_at),
+    startedAt: iso(a.started_at),
+    statusCode: a.status_code,
+    latencyMs: a.latency_ms,
+    error: a.error,
+  };
+}
+
+/** One entry of the delivery log: the envelope exactly as sent, and every attempt. */
+export function presentDelivery(row: DeliveryRow, attempts: AttemptRow[]): WebhookDelivery {
+  return {
+    id: row.id,
+    event: row.event_type as WebhookEventType,
+    status: row.status,
+    attempts: row.attempts,
+    test: row.synthetic,
+    createdAt: iso(row.created_at),
+    completedAt: row.completed_at ? iso(row.completed_at) : null,
+    // The body is the envelope we built with JSON.stringify, so it always parses.
+    payload: JSON.parse(row.body),
+    attemptLog: attempts.map(presentAttempt),
+  };
+}

@@ -1,0 +1,163 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { webhookSecretKey, encryptSecret } from '../../../activities/webhooks/secret-box';
+import { newEndpointSecret } from '../../../activities/webhooks/signing';
+import { checkWebhookUrl } from '../../../activities/webhooks/url-policy';
+import { newId } from '../../../lib/ids';
+import type { AppDeps } from '../../deps';
+import { errors } from '../../errors';
+import { parse } from '../../validation';
+import { requireScope, requireWorkspace } from '../access';
+import { looksLikeId } from '../players/params';
+import { canUseWorkspace } from '../players/visibility';
+import { attemptsOf, listDeliveries } from './deliveries';
+import { redeliver, sendTest } from './gateway';
+import { presentDelivery, presentEndpoint } from './presenters';
+import { deleteEndpoint, findEndpoint, insertEndpoint, listEndpoints, updateEndpoint, type EndpointRow } from './repository';
+import {
+  CreateWebhookBody,
+  DeliveriesQuery,
+  ListWebhooksQuery,
+  MAX_ENDPOINTS_PER_WORKSPACE,
+  PatchWebhookBody,
+  TestWebhookBody,
+} from './schema';
+
+/**
+ * Webhook endpoints under /v1 (behind authentication), all with `webhooks:manage`. The
+ * scope is checked before the input, so a key that may not call them learns nothing.
+ * Decisions (limits, codes, shapes): docs/webhooks.md, "API".
+ */
+export function webhooksRouter(deps: AppDeps): Router {
+  const router = new Router();
+
+  function requireManage(ctx: Context) {
+    const a = requireScope(ctx, 'webhooks:manage');
+    // SDK keys live in clients; registering where events go is a server-side act.
+    if (a.type === 'sdk') throw errors.forbidden('SDK keys cannot manage webhooks');
+    return a;
+  }
+
+  /** HTTPS to a public host (url-policy.ts); the reason is the 400's message. */
+  async function publicUrl(url: string): Promise<string> {
+    const check = await checkWebhookUrl(url, { allowLoopback: deps.config.webhookAllowLoopback, resolve: deps.resolveHost });
+    if (!check.ok) throw errors.validation(check.reason);
+    return check.url;
+  }
+
+  /** A live endpoint the caller may use; any other id is indistinguishable from a missing one. */
+  async function visibleEndpoint(ctx: Context, id: string): Promise<EndpointRow> {
+    const row = looksLikeId(id, 'wh') ? await findEndpoint(deps.db, id) : null;
+    if (!row || !(await canUseWorkspace(ctx, deps, row.workspace_id))) {
+      throw errors.notFound('webhook_not_found', `No webhook endpoint '${id}' in this workspace`);
+    }
+    return row;
+  }
+
+  router.post('/webhooks', async (ctx) => {
+    requireManage(ctx);
+    // The idempotency store would keep the response, i.e. the new secret, in the clear.
+    if (ctx.get('Idempotency-Key')) {
+      throw errors.validation('Idempotency-Key is not accepted when creating webhooks: the response carries the secret, which is never stored');
+    }
+    const body = parse(CreateWebhookBody, ctx.request.body);
+    await requireWorkspace(ctx, deps, body.workspaceId);
+    const url = await publicUrl(body.url);
+    const id = newId('wh');
+    const secret = newEndpointSecret();
+    const row = await insertEndpoint(
+      deps.db,
+      {
+        id,
+        workspaceId: body.workspaceId,
+        url,
+        events: body.events,
+        description: body.description,
+        active: body.active,
+        // bound to the id: a ciphertext copied to another endpoint does not decrypt
+        secretBox: encryptSecret(webhookSecretKey(deps.config), secret, id),
+      },
+      MAX_ENDPOINTS_PER_WORKSPACE,
+    );
+    if (!row) {
+      throw errors.conflict(
+        'webhook_limit_reached',
+        `A workspace can have at most ${MAX_ENDPOINTS_PER_WORKSPACE} webhook endpoints; delete one first`,
+      );
+    }
+    const { createdAt, updatedAt, ...rest } = presentEndpoint(row);
+    ctx.status = 201;
+    ctx.body = { ...rest, secret, createdAt, updatedAt };
+  });
+
+  router.get('/webhooks', async (ctx) => {
+    requireManage(ctx);
+    const query = parse(ListWebhooksQuery, ctx.query);
+    await requireWorkspace(ctx, deps, query.workspaceId);
+    const rows = await listEndpoints(deps.db, query.workspaceId);
+    ctx.body = { total: rows.length, data: rows.map(presentEndpoint) };
+  });
+
+  router.get('/webhooks/:id', async (ctx) => {
+    requireManage(ctx);
+    ctx.body = presentEndpoint(await visibleEndpoint(ctx, ctx.params.id));
+  });
+
+  router.patch('/webhooks/:id', async (ctx) => {
+    requireManage(ctx);
+    const body = parse(PatchWebhookBody, ctx.request.body);
+    const endpoint = await visibleEndpoint(ctx, ctx.params.id);
+    const url = body.url === undefined ? undefined : await publicUrl(body.url);
+    // Deliveries still retrying read url and active at each attempt, so they follow the change.
+    const row = await updateEndpoint(deps.db, endpoint.id, { ...body, url });
+    if (!row) throw errors.notFound('webhook_not_found', `No webhook endpoint '${endpoint.id}' in this workspace`);
+    ctx.body = presentEndpoint(row);
+  });
+
+  router.delete('/webhooks/:id', async (ctx) => {
+    requireManage(ctx);
+    const endpoint = await visibleEndpoint(ctx, ctx.params.id);
+    // Soft: the delivery log keeps pointing at it; the delivery activity skips deleted endpoints.
+    if (!(await deleteEndpoint(deps.db, endpoint.id))) {
+      throw errors.notFound('webhook_not_found', `No webhook endpoint '${endpoint.id}' in this workspace`);
+    }
+    ctx.status = 204;
+  });
+
+  router.get('/webhooks/:id/deliveries', async (ctx) => {
+    requireManage(ctx);
+    const query = parse(DeliveriesQuery, ctx.query);
+    const endpoint = await visibleEndpoint(ctx, ctx.params.id);
+    const page = await listDeliveries(deps.db, endpoint.id, query);
+    const attempts = await attemptsOf(deps.db, page.rows.map((r) => r.id));
+    ctx.body = {
+      data: page.rows.map((r) => presentDelivery(r, attempts.get(r.id) ?? [])),
+      pagination: { limit: query.limit, hasMore: page.hasMore, nextCursor: page.nextCursor },
+    };
+  });
+
+  router.post('/webhooks/:id/deliveries/:deliveryId/redeliver', async (ctx) => {
+    requireManage(ctx);
+    const endpoint = await visibleEndpoint(ctx, ctx.params.id);
+    if (!looksLikeId(ctx.params.deliveryId, 'evt')) {
+      throw errors.notFound('delivery_not_found', `No delivery '${ctx.params.deliveryId}' in this webhook's log`);
+    }
+    ctx.status = 202;
+    ctx.body = await redeliver(deps, endpoint, ctx.params.deliveryId);
+  });
+
+  router.post('/webhooks/:id/test', async (ctx) => {
+    requireManage(ctx);
+    const body = parse(TestWebhookBody, ctx.request.body);
+    const endpoint = await visibleEndpoint(ctx, ctx.params.id);
+    const event = body.event ?? endpoint.events[0];
+    if (!endpoint.events.includes(event)) {
+      throw errors.validation(`event: the webhook is not subscribed to '${event}'; it receives ${endpoint.events.join(', ')}`);
+    }
+    const { done, delivery } = await sendTest(deps, endpoint, event);
+    ctx.status = done ? 200 : 202;
+    ctx.body = delivery;
+  });
+
+  return router;
+}

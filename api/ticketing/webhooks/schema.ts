@@ -1,0 +1,165 @@
+// Webhook endpoints (Document 1, "Webhook endpoint" resource and "Webhooks" endpoints):
+// the zod schemas the routes validate with; paths are registered in ./openapi.ts.
+import type { EventType } from '../../../activities/tickets/events';
+import { MAX_URL_LENGTH } from '../../../activities/webhooks/url-policy';
+import { z } from '../../zod';
+import { registry } from '../openapi-registry';
+import { intQuery, text, workspaceIdParam } from '../players/params';
+
+/** Every event type a webhook can subscribe to (spec, Events); there is no wildcard. */
+export const WEBHOOK_EVENT_TYPES = [
+  'ticket.created',
+  'ticket.assigned',
+  'ticket.resolved',
+  'ticket.closed',
+  'message.created',
+  'player.created',
+  'sla.breached',
+] as const satisfies readonly EventType[];
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+// Compile-time guard: a type added to the outbox's EventType must be subscribable too.
+const everyEventTypeListed: [Exclude<EventType, WebhookEventType>] extends [never] ? true : false = true;
+void everyEventTypeListed;
+
+/** Endpoints per workspace (paused ones count, deleted ones do not): docs/webhooks.md, "API". */
+export const MAX_ENDPOINTS_PER_WORKSPACE = 20;
+export const MAX_DESCRIPTION_LENGTH = 500;
+export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'skipped'] as const;
+
+const isEventType = (v: string): v is WebhookEventType => (WEBHOOK_EVENT_TYPES as readonly string[]).includes(v);
+
+// A plain string array with our own messages: zod's enum error would not say that `*`
+// is a wildcard we do not support, which is the likeliest mistake.
+const EventsField = z
+  .array(z.string().max(100, 'must be at most 100 characters'), { invalid_type_error: 'must be an array of event types' })
+  .min(1, 'must list at least one event type')
+  .max(50, 'must list at most 50 event types')
+  .superRefine((list, ctx) => {
+    list.forEach((v, i) => {
+      if (isEventType(v)) return;
+      const message =
+        v.trim() === '*'
+          ? `wildcard '*' is not supported; subscribe to each event type explicitly: ${WEBHOOK_EVENT_TYPES.join(', ')}`
+          : `unknown event type '${v}'; one of ${WEBHOOK_EVENT_TYPES.join(', ')}`;
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: [i], message });
+    });
+  })
+  // Duplicates collapse to one subscription, in the caller's order.
+  .transform((list) => [...new Set(list)] as WebhookEventType[])
+  .openapi({
+    type: 'array',
+    minItems: 1,
+    items: { type: 'string', enum: [...WEBHOOK_EVENT_TYPES] },
+    description: 'At least one; explicit types only (no `*`); duplicates are collapsed.',
+  } as object);
+
+// Shape only; whether the URL is HTTPS and publicly reachable needs DNS, so the route
+// checks that with activities/webhooks/url-policy.ts after parsing.
+const UrlField = text(MAX_URL_LENGTH, { required: true }).openapi({
+  format: 'uri',
+  description: 'HTTPS to a publicly reachable host. Plain HTTP, private, loopback, link-local and metadata addresses are rejected.',
+  example: 'https://hooks.example.com/support',
+});
+const DescriptionField = text(MAX_DESCRIPTION_LENGTH).openapi({ description: `A label, at most ${MAX_DESCRIPTION_LENGTH} characters.` });
+const ActiveField = z.boolean({ invalid_type_error: 'must be true or false' }).openapi({ description: 'false means paused' });
+
+// Unknown fields are a 400 (as for players): `{"enabled": false}` must not quietly do nothing.
+export const CreateWebhookBody = z
+  .object({
+    workspaceId: workspaceIdParam().openapi({ example: 'ws_01jd3k8xq7' }),
+    url: UrlField,
+    events: EventsField,
+    description: DescriptionField.default(''),
+    active: ActiveField.default(true),
+  })
+  .strict()
+  .openapi('CreateWebhook');
+
+export const PatchWebhookBody = z
+  .object({ url: UrlField.optional(), events: EventsField.optional(), description: DescriptionField.optional(), active: ActiveField.optional() })
+  .strict()
+  .refine((b) => Object.values(b).some((v) => v !== undefined), { message: 'at least one of url, events, description, active is required' })
+  .openapi('PatchWebhook');
+
+export const ListWebhooksQuery = z.object({ workspaceId: workspaceIdParam() });
+
+export const TestWebhookBody = z
+  .object({
+    event: z
+      .enum(WEBHOOK_EVENT_TYPES, { errorMap: () => ({ message: `must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}` }) })
+      .optional()
+      .openapi({ description: "One of the endpoint's subscribed types; default its first." }),
+  })
+  .strict()
+  .openapi('TestWebhook');
+
+export const DeliveriesQuery = z.object({
+  status: z.enum(DELIVERY_STATUSES).optional(),
+  limit: intQuery(25, 1, 100),
+  cursor: z.string().max(512).optional().openapi({ description: 'opaque; from pagination.nextCursor' }),
+});
+export type DeliveriesQuery = z.infer<typeof DeliveriesQuery>;
+
+export const WebhookIdParams = z.object({ id: z.string().openapi({ example: 'wh_01jd3k8xq7m2c4v9b0n6t5r8ya' }) });
+export const DeliveryParams = WebhookIdParams.extend({ deliveryId: z.string().openapi({ example: 'evt_01jd3k8xq7m2c4v9b0n6t5r8ya' }) });
+
+const endpointShape = {
+  id: z.string().openapi({ example: 'wh_01jd3k8xq7m2c4v9b0n6t5r8ya' }),
+  workspaceId: z.string(),
+  url: z.string(),
+  events: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
+  description: z.string(),
+  active: z.boolean(),
+  createdAt: z.string().openapi({ format: 'date-time' }),
+  updatedAt: z.string().openapi({ format: 'date-time' }),
+};
+export const WebhookEndpoint = registry.register('WebhookEndpoint', z.object(endpointShape));
+export type WebhookEndpoint = z.infer<typeof WebhookEndpoint>;
+export const CreatedWebhookEndpoint = registry.register(
+  'CreatedWebhookEndpoint',
+  z.object({
+    ...endpointShape,
+    secret: z.string().openapi({ description: 'The signing secret; shown only in this response.', example: 'whsec_…' }),
+  }),
+);
+export const WebhookList = registry.register(
+  'WebhookList',
+  z.object({ total: z.number().int(), data: z.array(WebhookEndpoint) }),
+);
+
+export const WebhookAttempt = registry.register(
+  'WebhookAttempt',
+  z.object({
+    attempt: z.number().int().openapi({ description: '1-based; a redelivery continues the numbering' }),
+    scheduledAt: z.string().openapi({ format: 'date-time' }),
+    startedAt: z.string().openapi({ format: 'date-time' }),
+    statusCode: z.number().int().nullable().openapi({ description: "the receiver's status; null when it never answered" }),
+    latencyMs: z.number().int().nullable(),
+    error: z.string().nullable().openapi({ description: 'why the attempt failed; null on success' }),
+  }),
+);
+export type WebhookAttempt = z.infer<typeof WebhookAttempt>;
+
+export const WebhookDelivery = registry.register(
+  'WebhookDelivery',
+  z.object({
+    id: z.string().openapi({ description: 'the envelope id (`webhook-id`), the same on every attempt', example: 'evt_01jd3k8xq7m2c4v9b0n6t5r8ya' }),
+    event: z.enum(WEBHOOK_EVENT_TYPES),
+    status: z.enum(DELIVERY_STATUSES),
+    attempts: z.number().int(),
+    test: z.boolean().openapi({ description: 'true for deliveries of the test-event sender' }),
+    createdAt: z.string().openapi({ format: 'date-time' }),
+    completedAt: z.string().nullable().openapi({ format: 'date-time' }),
+    payload: z.record(z.unknown()).openapi({ description: 'the envelope as sent' }),
+    attemptLog: z.array(WebhookAttempt),
+  }),
+);
+export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
+
+export const WebhookDeliveryPage = registry.register(
+  'WebhookDeliveryPage',
+  z.object({
+    data: z.array(WebhookDelivery),
+    pagination: z.object({ limit: z.number().int(), hasMore: z.boolean(), nextCursor: z.string().nullable() }),
+  }),
+);
