@@ -62,6 +62,26 @@ describe('POST /v1/webhooks', () => {
     assert.equal(e.url, 'http://127.0.0.1:9/hook');
   });
 
+  it('with the switch off, as in production, loopback and plain http are refused with a 400', async () => {
+    const prod = await startApi({ WEBHOOK_ALLOW_LOOPBACK: '0' }, { resolveHost: fakeResolver });
+    try {
+      assert.equal(prod.deps.config.webhookAllowLoopback, false);
+      for (const [url, reason] of [
+        ['https://127.0.0.1/hook', /127\.0\.0\.1 is a loopback address/],
+        ['https://[::1]/hook', /loopback/],
+        ['https://localhost/hook', /localhost/],
+        ['http://127.0.0.1:8080/hook', /https/i],
+        ['http://hooks.example.com/support', /https/i],
+      ] as const) {
+        const res = await prod.request('POST', '/v1/webhooks', { token, body: valid({ url }) });
+        assertError(res, 400, 'validation_error');
+        assert.match(res.body.error.message, reason, url);
+      }
+    } finally {
+      await prod.stop();
+    }
+  });
+
   const rejected: Array<[string, Record<string, unknown>, RegExp]> = [
     ['workspaceId missing', { workspaceId: undefined }, /workspaceId: Required/],
     ['url missing', { url: undefined }, /url: Required/],
