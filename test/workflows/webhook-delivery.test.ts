@@ -11,8 +11,8 @@ import { createSafeHttpAgent, createSafeHttpsAgent } from '../../activities/webh
 import { standardWebhooksKey, verifyServiceSignature } from '../../activities/webhooks/signing';
 import { connectDb, type Db } from '../../db/db';
 import { loadConfig } from '../../lib/config';
-import { webhookDeliveryWorkflowId } from '../../workflows/webhook-delivery/contract';
-import { webhookDeliveryWorkflow } from '../../workflows/webhook-delivery/delivery.workflow';
+import { webhookDeliveryWorkflowId, webhookEventWorkflowId } from '../../workflows/webhook-delivery/contract';
+import { webhookDeliveryWorkflow, webhookEventWorkflow } from '../../workflows/webhook-delivery/delivery.workflow';
 import { createTenant } from '../support/factories';
 import { workflowBundle, timeSkippingEnv } from '../support/temporal';
 import { createDelivery, startReceiver } from '../support/webhooks';
@@ -116,4 +116,48 @@ test('a receiver that stalls past 30 s counts as a failed attempt', async () => 
   assert.match(r.attempts[0].error, /no answer within 30 s/);
   const first = r.attempts[0].scheduled_at.getTime();
   assert.equal(r.attempts[1].scheduled_at.getTime() - first, 5 * MIN);
+});
+
+const attemptRows = async (deliveryId: string) =>
+  (await db.query('SELECT attempt, scheduled_at, status_code FROM webhook_attempts WHERE delivery_id = $1 ORDER BY attempt', [deliveryId])).rows;
+
+test('one event, two endpoints: each delivery keeps its own schedule, side by side', async () => {
+  const fast = await createDelivery(db, key, workspaceId, receiver.url);
+  const slow = await createDelivery(db, key, workspaceId, receiver.url);
+  script.set(fast.deliveryId, () => 200);
+  script.set(slow.deliveryId, (n) => (n < 3 ? 500 : 204));
+  const eventId = `evt_test_${Date.now()}`;
+  const results = await env.client.workflow.execute(webhookEventWorkflow, {
+    args: [{ eventId, deliveryIds: [fast.deliveryId, slow.deliveryId] }],
+    workflowId: webhookEventWorkflowId(eventId),
+    taskQueue: TASK_QUEUE,
+  });
+  assert.deepEqual(results, ['succeeded', 'succeeded']);
+  assert.equal(receiver.received(fast.deliveryId).length, 1);
+  const slowAttempts = await attemptRows(slow.deliveryId);
+  const first = slowAttempts[0].scheduled_at.getTime();
+  assert.deepEqual(slowAttempts.map((a) => a.scheduled_at.getTime() - first), [0, 5 * MIN, 35 * MIN]);
+  assert.deepEqual(slowAttempts.map((a) => a.status_code), [500, 500, 204]);
+  assert.equal((await attemptRows(fast.deliveryId))[0].scheduled_at.getTime(), first, 'both first attempts at once');
+});
+
+test('a redelivery numbers its attempts after the earlier ones; a test send makes exactly one', async () => {
+  const d = await createDelivery(db, key, workspaceId, receiver.url);
+  script.set(d.deliveryId, (n) => (n === 1 ? 500 : 200));
+  const once = await env.client.workflow.execute(webhookDeliveryWorkflow, {
+    args: [{ deliveryId: d.deliveryId, mode: 'once' }],
+    workflowId: webhookDeliveryWorkflowId(d.deliveryId),
+    taskQueue: TASK_QUEUE,
+  });
+  assert.equal(once, 'failed', 'one attempt and no retries');
+  const again = await env.client.workflow.execute(webhookDeliveryWorkflow, {
+    args: [{ deliveryId: d.deliveryId, mode: 'schedule', previousAttempts: 1 }],
+    workflowId: `${webhookDeliveryWorkflowId(d.deliveryId)}/again`,
+    taskQueue: TASK_QUEUE,
+  });
+  assert.equal(again, 'succeeded');
+  assert.deepEqual((await attemptRows(d.deliveryId)).map((a) => [a.attempt, a.status_code]), [[1, 500], [2, 200]]);
+  assert.equal(receiver.received(d.deliveryId).length, 2);
+  const row = (await db.query('SELECT status, attempts FROM webhook_deliveries WHERE id = $1', [d.deliveryId])).rows[0];
+  assert.deepEqual(row, { status: 'succeeded', attempts: 2 });
 });
