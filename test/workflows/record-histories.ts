@@ -1,6 +1,8 @@
-// Records the ticket workflow histories that ticket-replay.test.ts replays. Run after a
+// Records the workflow histories that ticket-replay.test.ts replays (a ticket's whole
+// lifecycle; one webhook event to two endpoints, one of them retrying). Run after a
 // deliberate, versioned workflow change (never to silence a determinism failure):
-//   set -a; . .data/env; set +a; DATABASE_URL=$TEST_DATABASE_URL npx tsx test/workflows/record-histories.ts
+//   set -a; . .data/env; set +a; DATABASE_URL=$TEST_DATABASE_URL npx tsx test/workflows/record-histories.ts [ticket] [webhook]
+// (no argument: both)
 import { writeFileSync } from 'node:fs';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { join } from 'node:path';
@@ -10,11 +12,29 @@ import { newId } from '../../lib/ids';
 import { assignUpdate, createdUpdate, messageUpdate, patchUpdate, resolveUpdate, ticketWorkflowId } from '../../workflows/ticket/contract';
 import { ticketWorkflow } from '../../workflows/ticket/ticket.workflow';
 import { createAgent, createPlayer, createTenant } from '../support/factories';
-import { ticketWorker, timeSkippingEnv } from '../support/temporal';
+import { ticketWorker, timeSkippingEnv, workflowBundle } from '../support/temporal';
+import { randomBytes } from 'node:crypto';
+import { Worker } from '@temporalio/worker';
+import { createWebhookActivities } from '../../activities/webhooks/deliver';
+import { createSafeHttpAgent, createSafeHttpsAgent } from '../../activities/webhooks/safe-agent';
+import { webhookEventWorkflowId } from '../../workflows/webhook-delivery/contract';
+import { webhookEventWorkflow } from '../../workflows/webhook-delivery/delivery.workflow';
+import { createDelivery, startReceiver } from '../support/webhooks';
+
+type Env = Awaited<ReturnType<typeof timeSkippingEnv>>;
+type DbHandle = Awaited<ReturnType<typeof connectDb>>;
 
 async function main() {
+  const which = process.argv.slice(2);
   const db = await connectDb(loadConfig().databaseUrl, 2);
   const env = await timeSkippingEnv();
+  if (!which.length || which.includes('ticket')) await recordTicket(env, db);
+  if (!which.length || which.includes('webhook')) await recordWebhookEvent(env, db, (await createTenant(db)).workspace.id);
+  await env.teardown();
+  await db.close();
+}
+
+async function recordTicket(env: Env, db: DbHandle) {
   const taskQueue = 'record-histories';
   const worker = await ticketWorker({ connection: env.nativeConnection, taskQueue, db });
   const running = worker.run();
@@ -59,9 +79,38 @@ async function main() {
   writeFileSync(join(__dirname, 'histories', 'ticket-lifecycle.json'), historyToJSON(history));
   worker.shutdown();
   await running;
-  await env.teardown();
-  await db.close();
-  console.log(`recorded ${history.events?.length} events`);
+  console.log(`recorded ${history.events?.length} ticket events`);
+}
+
+/** One event to two endpoints: one answers at once, the other fails twice first. */
+async function recordWebhookEvent(env: Env, db: DbHandle, workspaceId: string) {
+  const key = randomBytes(32);
+  let slowId = '';
+  const receiver = await startReceiver((id, n) => (id === slowId && n < 3 ? 500 : 200));
+  const taskQueue = 'record-webhook-histories';
+  const agents = { http: createSafeHttpAgent({ allowLoopback: true }), https: createSafeHttpsAgent({ allowLoopback: true }) };
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue,
+    workflowBundle: await workflowBundle(),
+    activities: createWebhookActivities({ db, secretKey: key, agents }),
+  });
+  const fast = await createDelivery(db, key, workspaceId, receiver.url);
+  const slow = await createDelivery(db, key, workspaceId, receiver.url);
+  slowId = slow.deliveryId;
+  const eventId = newId('evt');
+  const history = await worker.runUntil(async () => {
+    const handle = await env.client.workflow.start(webhookEventWorkflow, {
+      taskQueue,
+      workflowId: webhookEventWorkflowId(eventId),
+      args: [{ eventId, deliveryIds: [fast.deliveryId, slow.deliveryId] }],
+    });
+    await handle.result();
+    return handle.fetchHistory();
+  });
+  writeFileSync(join(__dirname, 'histories', 'webhook-event.json'), historyToJSON(history));
+  await receiver.stop();
+  console.log(`recorded ${history.events?.length} webhook events`);
 }
 
 main().catch((err) => {
