@@ -23,18 +23,29 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
   return {
     async attemptDelivery({ deliveryId, attempt, scheduledAt }) {
       const { rows } = await deps.db.query(
-        `SELECT d.body, d.endpoint_id, e.url, e.active, e.deleted_at, e.secret_box
-           FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE d.id = $1`,
-        [deliveryId],
+        `SELECT d.body, d.endpoint_id, e.url, e.active, e.deleted_at, e.secret_box,
+                a.started_at AS recorded_at, a.error AS recorded_error
+           FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+           LEFT JOIN webhook_attempts a ON a.delivery_id = d.id AND a.attempt = $2
+          WHERE d.id = $1`,
+        [deliveryId, attempt],
       );
       const d = rows[0];
+      // This attempt already happened and is recorded: the worker died before the workflow
+      // task reported it (a local activity's result is durable only then, and a slower
+      // delivery of the same event can hold that task open for seconds). The recorded
+      // outcome is the answer; only an attempt whose POST was not yet recorded is repeated.
+      if (d?.recorded_at) {
+        await deps.db.query('UPDATE webhook_deliveries SET attempts = GREATEST(attempts, $2) WHERE id = $1', [deliveryId, attempt]);
+        return d.recorded_error === null ? 'succeeded' : 'failed';
+      }
       if (!d || d.deleted_at || !d.active) return 'skipped'; // paused or deleted: nothing more is sent
       const secret = decryptSecret(deps.secretKey, d.secret_box, d.endpoint_id);
       const startedAt = new Date();
       const headers = deliveryHeaders({ id: deliveryId, timestampSeconds: Math.floor(startedAt.getTime() / 1000), body: d.body, secret });
       const result = await postOnce(d.url, d.body, headers, safeAgentFor(d.url, deps.agents), timeoutMs);
       const outcome = classifyOutcome(result);
-      // A retried activity (our side failed after the POST) overwrites its own attempt row.
+      // A retry that gets here found no row: the POST above is the attempt's only record.
       await deps.db.query(
         `INSERT INTO webhook_attempts (delivery_id, attempt, scheduled_at, started_at, status_code, latency_ms, error)
          VALUES ($1, $2, $3, $4, $5, $6, $7)
