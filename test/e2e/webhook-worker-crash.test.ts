@@ -1,216 +1,72 @@
-// Fault test: `kill -9` the webhooks worker while deliveries are in flight, start it again,
-// and every event still reaches a receiver that answers 200; the only repeats are attempts
-// whose outcome the dead worker never reported, and each carries the same id and bytes.
+// Fault tests: `kill -9` the webhooks worker while deliveries are in flight, start it again,
+// and every event still reaches its receivers, which answer 200; the only repeats are
+// attempts whose outcome was never recorded, and each carries the same id and bytes.
 //
-// Isolation. The suite's own `webhooks` worker (scripts/test.sh) runs the outbox dispatcher,
-// which claims EVERY undispatched event and starts its workflow on the shared `webhooks`
-// queue, where that worker, not ours, would deliver it; and we cannot SIGKILL that worker
-// (we do not own it and do not know its pid). So this test bypasses the outbox: it writes
-// the delivery rows itself (no `events` rows, so no dispatcher ever sees them), exactly as
-// claimEvents would (one endpoint, envelope() bodies, status pending), and starts the
-// production `webhookEventWorkflow` itself, with the dispatcher's workflow ids, on a task
-// queue of its own. Only its own worker process polls that queue: the production workflows
-// and activities with the options of workers/main.ts (test/support/webhook-worker-main.ts),
-// in a separate OS process that can really be killed. The dispatcher is not under test
-// here: its crash safety (claim/dispatch columns, REJECT_DUPLICATE) is another test's job.
+// Each test runs on a task queue of its own with its own worker process, and writes its
+// delivery rows and starts its workflows itself, bypassing the outbox dispatcher (why:
+// test/support/crash-harness.ts).
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { after, before, test } from 'node:test';
-import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
-import { Webhook } from 'standardwebhooks';
-import { envelope } from '../../activities/webhooks/fan-out';
-import { verifyServiceSignature } from '../../activities/webhooks/signing';
-import { loadConfig } from '../../lib/config';
-import { newId } from '../../lib/ids';
-import { WEBHOOK_EVENT_WORKFLOW_TYPE, webhookEventWorkflowId, type WebhookEventInput } from '../../workflows/webhook-delivery/contract';
-import { startApi, type TestApi } from '../support/api';
+import { test } from 'node:test';
 import { createTenant } from '../support/factories';
-import { insertEndpoint } from '../support/webhook-receiver';
-import { startWebhookWorker, type WorkerProcess } from '../support/worker-process';
+import { assertGenuine, assertSucceededFirstTime, insertDeliveries, sleep, useCrashHarness, waitUntil } from '../support/crash-harness';
 
-const EVENTS = 40;
-/** the receiver answers each request after this many ms, so many attempts are in flight */
-const DELAY_MS = { min: 300, max: 900 };
-/** workflows start this far apart, so at the kill some are done, some in flight, some not begun */
-const START_EVERY_MS = 60;
-/** kill once this many deliveries have been answered */
-const KILL_AFTER_ANSWERED = 8;
-/** after a worker dies its started workflow tasks time out (10 s) before another worker gets them */
-const RECOVERY_TIMEOUT_MS = 90_000;
-
-const QUEUE = `webhooks-crash-${process.pid}-${Date.now().toString(36)}`;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-interface Request {
-  id: string;
-  raw: string;
-  envelopeId: unknown;
-  verified: boolean;
-  receivedAt: number;
-  answeredAt?: number;
-}
-
-/**
- * A receiver on 127.0.0.1 that verifies `x-service-signature` (and the Standard Webhooks
- * headers), records every request, and answers 200 after a random delay. `inFlight` holds
- * the requests it has read but not answered yet.
- */
-async function startSlowReceiver(secret: () => string) {
-  const requests: Request[] = [];
-  const inFlight = new Set<Request>();
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      let verified = verifyServiceSignature(secret(), raw, req.headers['x-service-signature'] as string);
-      try {
-        new Webhook(secret()).verify(raw, req.headers as Record<string, string>);
-      } catch {
-        verified = false;
-      }
-      let envelopeId: unknown;
-      try {
-        envelopeId = JSON.parse(raw).id;
-      } catch {
-        /* recorded as is */
-      }
-      const r: Request = { id: String(req.headers['webhook-id']), raw, envelopeId, verified, receivedAt: Date.now() };
-      requests.push(r);
-      if (!verified) return res.writeHead(401).end();
-      inFlight.add(r);
-      setTimeout(() => {
-        inFlight.delete(r);
-        r.answeredAt = Date.now();
-        res.writeHead(200).end(); // to a dead peer after the kill: nobody reads it
-      }, DELAY_MS.min + Math.random() * (DELAY_MS.max - DELAY_MS.min));
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
-    requests,
-    inFlight,
-    answered: () => requests.filter((r) => r.answeredAt).length,
-    stop: () => {
-      server.closeAllConnections();
-      return new Promise((r) => server.close(r));
-    },
-  };
-}
-
-let api: TestApi;
-let receiver: Awaited<ReturnType<typeof startSlowReceiver>>;
-let connection: Connection;
-let client: Client;
-let secret = '';
-const workers: WorkerProcess[] = [];
-const handles: WorkflowHandle[] = [];
-
-before(async () => {
-  api = await startApi();
-  receiver = await startSlowReceiver(() => secret);
-  const config = loadConfig();
-  connection = await Connection.connect({ address: config.temporalAddress });
-  client = new Client({ connection, namespace: config.temporalNamespace });
-});
-
-after(async () => {
-  await Promise.all(workers.map((w) => w.stop()));
-  // a failed run leaves workflows waiting for a retry: nobody polls the queue, end them
-  await Promise.all(handles.map((h) => h.terminate('webhook-worker-crash test cleanup').catch(() => undefined)));
-  await connection?.close();
-  await receiver?.stop();
-  await api?.stop();
-});
+const harness = useCrashHarness();
 
 test('kill -9 of the webhooks worker mid-delivery: every event arrives, a repeat carries the same id', { timeout: 150_000 }, async (t) => {
-  const { workspace } = await createTenant(api.deps.db);
-  const endpoint = await insertEndpoint(api.deps.db, { workspaceId: workspace.id, url: receiver.url, events: ['ticket.created'] });
-  secret = endpoint.secret;
+  const EVENTS = 40;
+  /** the receiver answers each request after 300-900 ms, so many attempts are in flight */
+  const delayMs = () => 300 + Math.random() * 600;
+  /** workflows start this far apart, so at the kill some are done, some in flight, some not begun */
+  const START_EVERY_MS = 60;
+  /** kill once this many deliveries have been answered */
+  const KILL_AFTER_ANSWERED = 8;
+  /** after a worker dies its started workflow tasks time out (10 s) before another worker gets them */
+  const RECOVERY_TIMEOUT_MS = 90_000;
 
-  // the rows claimEvents would write for EVENTS events and one subscribed endpoint
-  const deliveries = Array.from({ length: EVENTS }, (_, n) => {
-    const deliveryId = newId('evt');
-    const eventId = newId('evt');
-    const body = envelope(deliveryId, {
-      type: 'ticket.created',
-      workspaceId: workspace.id,
-      occurredAt: new Date(),
-      data: { id: `tkt_crash_${n}`, title: `Crash test ${n}` },
-    });
-    return { deliveryId, eventId, body };
-  });
-  await api.deps.db.query(
-    `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, workspace_id, body, status)
-     SELECT d.id, $2, d.event_id, 'ticket.created', $3, d.body, 'pending'
-       FROM unnest($1::text[], $4::text[], $5::text[]) AS d(id, event_id, body)`,
-    [deliveries.map((d) => d.deliveryId), endpoint.id, workspace.id, deliveries.map((d) => d.eventId), deliveries.map((d) => d.body)],
-  );
-  const bodyOf = new Map(deliveries.map((d) => [d.deliveryId, d.body]));
+  const run = harness.run(t, 'mid');
+  const { workspace } = await createTenant(harness.db);
+  const { endpointId, receiver } = await run.receiverEndpoint(workspace.id, delayMs);
+  const events = await insertDeliveries(harness.db, { workspaceId: workspace.id, endpointIds: [endpointId], count: EVENTS });
+  const deliveryIds = events.map((e) => e.deliveries[0].deliveryId);
+  const bodyOf = new Map(events.map((e) => [e.deliveries[0].deliveryId, e.deliveries[0].body]));
 
-  const first = await startWebhookWorker(QUEUE);
-  workers.push(first);
-
+  const first = await run.startWorker();
   // Staggered starts, running on while we kill: the server keeps the later ones queued.
-  const starting = (async () => {
-    for (const d of deliveries) {
-      const input: WebhookEventInput = { eventId: d.eventId, deliveryIds: [d.deliveryId] };
-      handles.push(
-        await client.workflow.start(WEBHOOK_EVENT_WORKFLOW_TYPE, { taskQueue: QUEUE, workflowId: webhookEventWorkflowId(d.eventId), args: [input] }),
-      );
-      await sleep(START_EVERY_MS);
-    }
-  })();
+  const starting = run.startWorkflows(events, START_EVERY_MS);
 
   // some answered, some in flight: kill -9
-  const waitDeadline = Date.now() + 30_000;
-  while (!(receiver.answered() >= KILL_AFTER_ANSWERED && receiver.inFlight.size > 0)) {
-    assert.ok(Date.now() < waitDeadline, `no deliveries in flight within 30 s:\n${first.output()}`);
-    await sleep(5);
-  }
-  first.kill9();
+  await waitUntil(() => receiver.answered() >= KILL_AFTER_ANSWERED && receiver.inFlight.size > 0, {
+    timeoutMs: 30_000,
+    why: () => `no deliveries in flight within 30 s:\n${first.output()}`,
+  });
   const killedAt = Date.now();
   const inFlightAtKill = new Set([...receiver.inFlight].map((r) => r.id));
   const answeredAtKill = receiver.answered();
-  assert.equal((await first.exited).signal, 'SIGKILL');
+  await run.kill9(first);
   await starting;
 
-  // No worker polls QUEUE now, so what the server says is the state the kill left:
-  // a workflow still open has not reported its attempt, whatever the receiver did.
-  const descriptions = await Promise.all(handles.map((h) => h.describe()));
-  const openAtKill = new Set(deliveries.filter((_, i) => descriptions[i].status.name === 'RUNNING').map((d) => d.deliveryId));
+  // A workflow still open has not reported its attempt, whatever the receiver did.
+  const open = await run.openWorkflows();
+  const openAtKill = new Set(deliveryIds.filter((_, i) => open[i]));
   // everything received up to now came from the dead worker (some bytes may land after the signal)
   await sleep(500);
   const fromFirst = new Set(receiver.requests.map((r) => r.id));
 
-  const second = await startWebhookWorker(QUEUE);
-  workers.push(second);
+  const second = await run.startWorker();
   const restartedAt = Date.now();
 
   // every event delivered, every workflow done, bounded
-  const results = await Promise.race([
-    Promise.all(handles.map((h) => h.result())),
-    sleep(RECOVERY_TIMEOUT_MS).then(() => {
-      const got = new Set(receiver.requests.map((r) => r.id));
-      const missing = deliveries.filter((d) => !got.has(d.deliveryId)).length;
-      throw new Error(`not recovered ${RECOVERY_TIMEOUT_MS} ms after the restart (${missing} never arrived):\n${second.output()}`);
-    }),
-  ]);
+  const results = await run.results(second, RECOVERY_TIMEOUT_MS, () => {
+    const got = receiver.byId();
+    return `${deliveryIds.filter((id) => !got.has(id)).length} never arrived`;
+  });
   const recoveredAt = Date.now();
-  assert.deepEqual(results, deliveries.map(() => ['succeeded']));
+  assert.deepEqual(results, events.map(() => ['succeeded']));
 
-  // Every request was genuine and carried its delivery's stored bytes under its own id.
-  assert.deepEqual(receiver.requests.filter((r) => !r.verified), [], 'every request verifies');
-  for (const r of receiver.requests) {
-    assert.equal(r.envelopeId, r.id, 'webhook-id header = envelope id');
-    assert.equal(r.raw, bodyOf.get(r.id), `request ${r.id} is the stored body, byte for byte`);
-  }
-  const byId = new Map<string, Request[]>();
-  for (const r of receiver.requests) byId.set(r.id, [...(byId.get(r.id) ?? []), r]);
+  assertGenuine(receiver, bodyOf);
+  const byId = receiver.byId();
   // every event reached the receiver, and it answered 200 to the worker that reported it
-  assert.deepEqual([...byId.keys()].sort(), deliveries.map((d) => d.deliveryId).sort());
+  assert.deepEqual([...byId.keys()].sort(), [...deliveryIds].sort());
   for (const [id, rs] of byId) assert.ok(rs.at(-1)!.answeredAt, `${id}: its last request was answered 200`);
 
   // Repeats: at most one per delivery (one kill), each an attempt the dead worker had sent
@@ -218,28 +74,88 @@ test('kill -9 of the webhooks worker mid-delivery: every event arrives, a repeat
   // unanswered at the kill is among them. Repeated bytes are identical (checked above).
   const repeated = new Set([...byId].filter(([, rs]) => rs.length > 1).map(([id]) => id));
   for (const [id, rs] of byId) assert.ok(rs.length <= 2, `${id} arrived ${rs.length} times`);
-  for (const id of repeated) {
-    assert.ok(fromFirst.has(id) && openAtKill.has(id), `${id} repeated but was not in flight at the kill`);
-    const [a, b] = byId.get(id)!;
-    assert.equal(a.raw, b.raw);
-  }
+  for (const id of repeated) assert.ok(fromFirst.has(id) && openAtKill.has(id), `${id} repeated but was not in flight at the kill`);
   for (const id of inFlightAtKill) assert.ok(repeated.has(id), `${id}, unanswered at the kill, is sent again`);
   const unreported = [...fromFirst].filter((id) => openAtKill.has(id)).length;
   assert.ok(repeated.size <= unreported);
 
-  // The database agrees: all succeeded, on attempt 1 (a repeat is the same attempt redone).
-  const { rows } = await api.deps.db.query(
-    `SELECT d.id, d.status, d.attempts, array_agg(a.attempt ORDER BY a.attempt) AS numbers, array_agg(a.status_code ORDER BY a.attempt) AS codes
-       FROM webhook_deliveries d LEFT JOIN webhook_attempts a ON a.delivery_id = d.id
-      WHERE d.id = ANY($1::text[]) GROUP BY d.id`,
-    [deliveries.map((d) => d.deliveryId)],
-  );
-  assert.equal(rows.length, EVENTS);
-  for (const r of rows) assert.deepEqual([r.status, r.attempts, r.numbers, r.codes], ['succeeded', 1, [1], [200]], r.id);
+  await assertSucceededFirstTime(harness.db, deliveryIds);
 
   t.diagnostic(
     `killed with ${answeredAtKill} answered, ${inFlightAtKill.size} unanswered at the receiver, ` +
       `${fromFirst.size} received from the first worker, ${openAtKill.size} workflows open (${unreported} of them already received); ` +
       `${repeated.size} repeated; all ${EVENTS} done ${recoveredAt - killedAt} ms after the kill (${recoveredAt - restartedAt} ms after the restart)`,
+  );
+});
+
+// An event's deliveries run side by side as local activities in one workflow task, which
+// stays open (unreported) until the slowest of them answers. A fast delivery that is
+// answered and recorded while a slow sibling is still in flight is therefore not known to
+// the server; when the worker dies, the next one re-runs it. It must find the recorded
+// attempt and return its outcome, not POST again (activities/webhooks/deliver.ts).
+test('kill -9 while a slow sibling delivery holds the workflow task open: a recorded attempt is not sent again', { timeout: 120_000 }, async (t) => {
+  const EVENTS = 10;
+  const FAST_MS = 50;
+  /** well under the 8 s after which the SDK reports a workflow task that local activities keep open */
+  const SLOW_MS = 6_000;
+  const START_EVERY_MS = 60;
+  const RECOVERY_TIMEOUT_MS = 60_000;
+
+  const run = harness.run(t, 'sibling');
+  const { workspace } = await createTenant(harness.db);
+  const fast = await run.receiverEndpoint(workspace.id, () => FAST_MS);
+  const slow = await run.receiverEndpoint(workspace.id, () => SLOW_MS);
+  const events = await insertDeliveries(harness.db, { workspaceId: workspace.id, endpointIds: [fast.endpointId, slow.endpointId], count: EVENTS });
+  const fastIds = events.map((e) => e.deliveries[0].deliveryId);
+  const slowIds = events.map((e) => e.deliveries[1].deliveryId);
+  const bodyOf = new Map(events.flatMap((e) => e.deliveries.map((d) => [d.deliveryId, d.body] as const)));
+  const recordedFast = async () =>
+    (await harness.db.query('SELECT count(*)::int AS n FROM webhook_attempts WHERE delivery_id = ANY($1::text[])', [fastIds])).rows[0].n as number;
+
+  const first = await run.startWorker();
+  const starting = run.startWorkflows(events, START_EVERY_MS);
+
+  // every fast delivery answered and recorded, every slow one in flight: kill -9
+  await waitUntil(async () => fast.receiver.answered() === EVENTS && slow.receiver.inFlight.size === EVENTS && (await recordedFast()) === EVENTS, {
+    timeoutMs: 30_000,
+    everyMs: 20,
+    why: () => `fast ${fast.receiver.answered()}/${EVENTS} answered, slow ${slow.receiver.inFlight.size}/${EVENTS} in flight within 30 s:\n${first.output()}`,
+  });
+  const killedAt = Date.now();
+  await run.kill9(first);
+  await starting;
+  assert.equal(slow.receiver.answered(), 0, 'no slow delivery was answered before the kill');
+
+  // The premise: the server knows nothing of the fast results. Every workflow is open and
+  // its history holds no local activity marker: the one workflow task is still unreported.
+  assert.deepEqual(await run.openWorkflows(), events.map(() => true));
+  const markers = await Promise.all(run.handles.map(async (h) => (await h.fetchHistory()).events!.filter((e) => e.markerRecordedEventAttributes).length));
+  assert.deepEqual(markers, events.map(() => 0), 'no attempt result reached the server before the kill');
+
+  const second = await run.startWorker();
+  const restartedAt = Date.now();
+  const results = await run.results(second, RECOVERY_TIMEOUT_MS, () => `slow ${slow.receiver.byId().size}/${EVENTS} arrived`);
+  const recoveredAt = Date.now();
+  assert.deepEqual(results, events.map(() => ['succeeded', 'succeeded']));
+
+  assertGenuine(fast.receiver, bodyOf);
+  assertGenuine(slow.receiver, bodyOf);
+  // The fix: each fast delivery reached its receiver exactly once, kill or no kill.
+  assert.deepEqual(fast.receiver.requests.map((r) => r.id).sort(), [...fastIds].sort(), 'each fast delivery was sent exactly once');
+  // The slow ones, never recorded, may be sent again: at most once, same id, same bytes (checked above).
+  const slowById = slow.receiver.byId();
+  assert.deepEqual([...slowById.keys()].sort(), [...slowIds].sort());
+  for (const [id, rs] of slowById) {
+    assert.ok(rs.length <= 2, `${id} arrived ${rs.length} times`);
+    assert.ok(rs.at(-1)!.answeredAt, `${id}: its last request was answered 200`);
+  }
+  const slowRepeated = [...slowById.values()].filter((rs) => rs.length > 1).length;
+
+  await assertSucceededFirstTime(harness.db, [...fastIds, ...slowIds]);
+
+  t.diagnostic(
+    `killed ${killedAt - fast.receiver.requests[0].receivedAt} ms after the first fast request, with ${EVENTS}/${EVENTS} fast answered and recorded, ${EVENTS} slow in flight; ` +
+      `fast received ${fast.receiver.requests.length}× for ${EVENTS}, slow ${slow.receiver.requests.length}× for ${EVENTS} (${slowRepeated} repeated); ` +
+      `all done ${recoveredAt - killedAt} ms after the kill (${recoveredAt - restartedAt} ms after the restart)`,
   );
 });
