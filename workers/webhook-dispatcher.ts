@@ -27,6 +27,8 @@ export interface DispatcherOptions {
   pollIntervalMs?: number;
   /** a claim older than this without a dispatch is taken up again */
   reclaimAfterMs?: number;
+  /** tag workflows with the WorkspaceId search attribute (config.temporalSearchAttributes) */
+  searchAttributes?: boolean;
 }
 
 export interface Dispatcher {
@@ -48,13 +50,16 @@ export function createWebhookDispatcher(opts: DispatcherOptions): Dispatcher {
   let again = false;
 
   async function start(event: ClaimedEvent): Promise<void> {
-    const input: WebhookEventInput = event;
+    const input: WebhookEventInput = { eventId: event.eventId, deliveryIds: event.deliveryIds };
     try {
       await client.workflow.start(WEBHOOK_EVENT_WORKFLOW_TYPE, {
         taskQueue,
         workflowId: webhookEventWorkflowId(event.eventId),
         args: [input],
         workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+        // for operators in the Web UI: a workspace's deliveries, and what each run is about
+        searchAttributes: opts.searchAttributes ? { WorkspaceId: [event.workspaceId] } : undefined,
+        memo: { event: event.type, workspaceId: event.workspaceId },
       });
     } catch (err) {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;

@@ -7,6 +7,8 @@ import { newId } from '../../lib/ids';
 
 export interface ClaimedEvent {
   eventId: string;
+  workspaceId: string;
+  type: string;
   /** pending deliveries to send, one per active subscribed endpoint */
   deliveryIds: string[];
 }
@@ -57,7 +59,7 @@ export async function claimEvents(db: Db, opts: { limit: number; reclaimAfterMs:
     const idle = ids.filter((id) => !byEvent.has(id));
     await q.query(`UPDATE events SET claimed_at = now() WHERE id = ANY($1::text[])`, [ids]);
     if (idle.length) await q.query(`UPDATE events SET dispatched_at = now() WHERE id = ANY($1::text[])`, [idle]);
-    return [...byEvent].map(([eventId, deliveryIds]) => ({ eventId, deliveryIds }));
+    return events.filter((e) => byEvent.has(e.id)).map((e) => ({ eventId: e.id, workspaceId: e.workspace_id, type: e.type, deliveryIds: byEvent.get(e.id)! }));
   });
 }
 
