@@ -5,12 +5,14 @@ import { AuthAudit1732160000001 } from './migrations/1732160000001-AuthAudit';
 import { Players1732160000002 } from './migrations/1732160000002-Players';
 import { Webhooks1732160000003 } from './migrations/1732160000003-Webhooks';
 import { WebhookDispatch1732160000004 } from './migrations/1732160000004-WebhookDispatch';
+import { WebhookBatches1732160000005 } from './migrations/1732160000005-WebhookBatches';
 
 // Schema changes only ever come from the hand-written migrations listed here;
 // `synchronize` stays off so TypeORM never alters a table by itself.
 export const MIGRATIONS = [
   Initial1732160000000, AuthAudit1732160000001, Players1732160000002, Webhooks1732160000003,
   WebhookDispatch1732160000004,
+  WebhookBatches1732160000005,
 ];
 
 export function createDataSource(url: string, poolSize = 20): DataSource {

@@ -38,7 +38,7 @@ async function main() {
   // the outbox dispatcher runs beside the workers that deliver what it starts
   let dispatcher: Dispatcher | undefined;
   if (queue === 'webhooks') {
-    dispatcher = createWebhookDispatcher({ db, client, logger, searchAttributes: config.temporalSearchAttributes });
+    dispatcher = createWebhookDispatcher({ db, client, logger });
     await dispatcher.start();
   }
   logger.info({ queue }, 'worker started');

@@ -1,19 +1,20 @@
 // The outbox dispatcher: runs beside the `webhooks` worker and turns committed events into
-// webhook deliveries. A NOTIFY from the events table (migration WebhookDispatch) wakes it
-// the moment an event commits; a slow poll covers a lost notification or connection.
+// webhook deliveries, one batch workflow per claim (whatever committed since the last
+// one). A NOTIFY from the events table (migration WebhookDispatch) wakes it the moment an
+// event commits; a slow poll covers a lost notification or connection.
 // Workflow starts are deduplicated by id (REJECT_DUPLICATE), so several dispatchers, a
-// restart between claim and start, or a reclaim never start a fan-out twice.
+// restart between claim and start, or a reclaim never start a batch twice.
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
 import type { PoolClient } from 'pg';
-import { claimEvents, markDispatched, type ClaimedEvent } from '../activities/webhooks/fan-out';
+import { claimEvents, markDispatched, type ClaimedBatch } from '../activities/webhooks/fan-out';
 import type { Db } from '../db/db';
 import type { Logger } from '../lib/logger';
 import {
-  WEBHOOK_EVENT_WORKFLOW_TYPE,
+  WEBHOOK_BATCH_WORKFLOW_TYPE,
   WEBHOOKS_QUEUE,
-  webhookEventWorkflowId,
-  type WebhookEventInput,
+  webhookBatchWorkflowId,
+  type WebhookBatchInput,
 } from '../workflows/webhook-delivery/contract';
 
 export interface DispatcherOptions {
@@ -21,14 +22,15 @@ export interface DispatcherOptions {
   client: Client;
   logger: Logger;
   taskQueue?: string;
-  /** events per claim */
+  /**
+   * Events per claim, i.e. per batch workflow. Bounds a batch's history: at most this
+   * many events × a workspace's endpoints (20) × (5 attempts + 4 timers).
+   */
   batchSize?: number;
   /** fallback poll when no notification arrives */
   pollIntervalMs?: number;
   /** a claim older than this without a dispatch is taken up again */
   reclaimAfterMs?: number;
-  /** tag workflows with the WorkspaceId search attribute (config.temporalSearchAttributes) */
-  searchAttributes?: boolean;
 }
 
 export interface Dispatcher {
@@ -40,7 +42,7 @@ export interface Dispatcher {
 export function createWebhookDispatcher(opts: DispatcherOptions): Dispatcher {
   const { db, client, logger } = opts;
   const taskQueue = opts.taskQueue ?? WEBHOOKS_QUEUE;
-  const batchSize = opts.batchSize ?? 200;
+  const batchSize = opts.batchSize ?? 50;
   const pollIntervalMs = opts.pollIntervalMs ?? 1000;
   const reclaimAfterMs = opts.reclaimAfterMs ?? 30_000;
   let listener: PoolClient | undefined;
@@ -49,17 +51,15 @@ export function createWebhookDispatcher(opts: DispatcherOptions): Dispatcher {
   let running: Promise<void> | undefined;
   let again = false;
 
-  async function start(event: ClaimedEvent): Promise<void> {
-    const input: WebhookEventInput = { eventId: event.eventId, deliveryIds: event.deliveryIds };
+  async function start(batch: ClaimedBatch): Promise<void> {
+    const input: WebhookBatchInput = { batchId: batch.batchId, deliveryIds: batch.deliveryIds };
     try {
-      await client.workflow.start(WEBHOOK_EVENT_WORKFLOW_TYPE, {
+      await client.workflow.start(WEBHOOK_BATCH_WORKFLOW_TYPE, {
         taskQueue,
-        workflowId: webhookEventWorkflowId(event.eventId),
+        workflowId: webhookBatchWorkflowId(batch.batchId),
         args: [input],
         workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-        // for operators in the Web UI: a workspace's deliveries, and what each run is about
-        searchAttributes: opts.searchAttributes ? { WorkspaceId: [event.workspaceId] } : undefined,
-        memo: { event: event.type, workspaceId: event.workspaceId },
+        memo: { events: batch.events, deliveries: batch.deliveryIds.length }, // for operators in the Web UI
       });
     } catch (err) {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
@@ -72,7 +72,7 @@ export function createWebhookDispatcher(opts: DispatcherOptions): Dispatcher {
       const claimed = await claimEvents(db, { limit: batchSize, reclaimAfterMs });
       if (!claimed.length) return;
       const results = await Promise.allSettled(claimed.map(start));
-      const started = claimed.filter((_, i) => results[i].status === 'fulfilled').map((e) => e.eventId);
+      const started = claimed.filter((_, i) => results[i].status === 'fulfilled').map((b) => b.batchId);
       await markDispatched(db, started);
       const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       // The unstarted ones stay claimed and are taken up again after reclaimAfterMs.

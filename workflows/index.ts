@@ -1,4 +1,4 @@
 // Every workflow the workers register (bundled by the Temporal worker).
 export { ticketWorkflow } from './ticket/ticket.workflow';
 export * from './maintenance';
-export { webhookDeliveryWorkflow, webhookEventWorkflow } from './webhook-delivery/delivery.workflow';
+export { webhookBatchWorkflow, webhookDeliveryWorkflow } from './webhook-delivery/delivery.workflow';

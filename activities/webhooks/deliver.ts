@@ -1,7 +1,7 @@
 import type http from 'node:http';
 import type https from 'node:https';
 import type { Db } from '../../db/db';
-import type { WebhookActivities } from '../../workflows/webhook-delivery/contract';
+import type { DeliveryResult, WebhookActivities } from '../../workflows/webhook-delivery/contract';
 import { classifyOutcome, RECEIVER_TIMEOUT_MS } from '../../workflows/webhook-delivery/retry-schedule.logic';
 import { postOnce } from './post';
 import { safeAgentFor } from './safe-agent';
@@ -17,11 +17,21 @@ export interface WebhookActivityDeps {
   receiverTimeoutMs?: number;
 }
 
+/**
+ * The delivery row after an attempt: $1 id, $2 attempts made (the counter only grows),
+ * $3 whether the outcome ends the delivery, $4 the outcome, written as its final status.
+ */
+const SETTLE = `UPDATE webhook_deliveries
+     SET attempts = GREATEST(attempts, $2::int),
+         status = CASE WHEN $3::boolean THEN $4::text ELSE status END,
+         completed_at = CASE WHEN $3::boolean THEN now() ELSE completed_at END
+   WHERE id = $1`;
+
 /** The delivery activities over their dependencies (design principle 3). */
 export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActivities {
   const timeoutMs = deps.receiverTimeoutMs ?? RECEIVER_TIMEOUT_MS;
   return {
-    async attemptDelivery({ deliveryId, attempt, scheduledAt }) {
+    async attemptDelivery({ deliveryId, attempt, scheduledAt, last }) {
       const { rows } = await deps.db.query(
         `SELECT d.body, d.endpoint_id, e.url, e.active, e.deleted_at, e.secret_box,
                 a.started_at AS recorded_at, a.error AS recorded_error
@@ -31,32 +41,50 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
         [deliveryId, attempt],
       );
       const d = rows[0];
+      if (!d) return 'skipped'; // purged from the log (a redelivery older than 7 days): nothing to send
+      /** whether `outcome` ends the delivery, so the row gets its final status */
+      const ends = (outcome: DeliveryResult) => outcome !== 'failed' || last;
+
       // This attempt already happened and is recorded: the worker died before the workflow
       // task reported it (a local activity's result is durable only then, and a slower
-      // delivery of the same event can hold that task open for seconds). The recorded
+      // delivery in the same batch can hold that task open for seconds). The recorded
       // outcome is the answer; only an attempt whose POST was not yet recorded is repeated.
-      if (d?.recorded_at) {
-        await deps.db.query('UPDATE webhook_deliveries SET attempts = GREATEST(attempts, $2) WHERE id = $1', [deliveryId, attempt]);
-        return d.recorded_error === null ? 'succeeded' : 'failed';
+      if (d.recorded_at) {
+        const outcome: DeliveryResult = d.recorded_error === null ? 'succeeded' : 'failed';
+        await deps.db.query(SETTLE, [deliveryId, attempt, ends(outcome), outcome]);
+        return outcome;
       }
-      if (!d || d.deleted_at || !d.active) return 'skipped'; // paused or deleted: nothing more is sent
+      if (d.deleted_at || !d.active) {
+        await deps.db.query(SETTLE, [deliveryId, 0, true, 'skipped']); // paused or deleted: nothing more is sent
+        return 'skipped';
+      }
       const secret = decryptSecret(deps.secretKey, d.secret_box, d.endpoint_id);
       const startedAt = new Date();
       const headers = deliveryHeaders({ id: deliveryId, timestampSeconds: Math.floor(startedAt.getTime() / 1000), body: d.body, secret });
       const result = await postOnce(d.url, d.body, headers, safeAgentFor(d.url, deps.agents), timeoutMs);
-      const outcome = classifyOutcome(result);
-      // A retry that gets here found no row: the POST above is the attempt's only record.
+      const classified = classifyOutcome(result);
+      const outcome: DeliveryResult = classified.ok ? 'succeeded' : 'failed';
+      // The attempt and the row in one statement. A retry that gets here found no attempt
+      // row: the POST above is this attempt's only record.
       await deps.db.query(
-        `INSERT INTO webhook_attempts (delivery_id, attempt, scheduled_at, started_at, status_code, latency_ms, error)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)
-         ON CONFLICT (delivery_id, attempt) DO UPDATE SET started_at = $4, status_code = $5, latency_ms = $6, error = $7`,
-        [deliveryId, attempt, scheduledAt, startedAt, result.status ?? null, Date.now() - startedAt.getTime(), outcome.ok ? null : outcome.detail],
+        `WITH attempt AS (
+           INSERT INTO webhook_attempts (delivery_id, attempt, scheduled_at, started_at, status_code, latency_ms, error)
+           VALUES ($1, $2, $5, $6, $7, $8, $9)
+           ON CONFLICT (delivery_id, attempt) DO UPDATE SET started_at = $6, status_code = $7, latency_ms = $8, error = $9
+         ) ${SETTLE}`,
+        [
+          deliveryId,
+          attempt,
+          ends(outcome),
+          outcome,
+          scheduledAt,
+          startedAt,
+          result.status ?? null,
+          Date.now() - startedAt.getTime(),
+          classified.ok ? null : classified.detail,
+        ],
       );
-      await deps.db.query('UPDATE webhook_deliveries SET attempts = GREATEST(attempts, $2) WHERE id = $1', [deliveryId, attempt]);
-      return outcome.ok ? 'succeeded' : 'failed';
-    },
-    async finishDelivery({ deliveryId, status, at }) {
-      await deps.db.query('UPDATE webhook_deliveries SET status = $2, completed_at = $3 WHERE id = $1', [deliveryId, status, at]);
+      return outcome;
     },
   };
 }

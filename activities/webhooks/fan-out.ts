@@ -1,16 +1,15 @@
 // The outbox side of webhook delivery: turning recorded events into one delivery row per
-// subscribed endpoint. The rows are committed before any workflow starts, so the set a
-// workflow is started with is fixed and a restart re-starts the same set (docs/webhooks.md,
-// "From event to delivery").
+// subscribed endpoint, grouped in dispatch batches. The rows are committed before any
+// workflow starts, so the set a batch workflow is started with is fixed and a restart
+// re-starts the same set (docs/webhooks.md, "From event to delivery").
 import type { Db, Queryable } from '../../db/db';
 import { newId } from '../../lib/ids';
 
-export interface ClaimedEvent {
-  eventId: string;
-  workspaceId: string;
-  type: string;
-  /** pending deliveries to send, one per active subscribed endpoint */
+export interface ClaimedBatch {
+  batchId: string;
+  /** the batch's pending deliveries, one per event and active subscribed endpoint */
   deliveryIds: string[];
+  events: number;
 }
 
 interface EventRow {
@@ -20,6 +19,7 @@ interface EventRow {
   data: unknown;
   occurred_at: Date;
   claimed_at: Date | null;
+  batch_id: string | null;
 }
 
 /** The envelope as the spec defines it; its bytes are stored and sent unchanged on every attempt. */
@@ -30,16 +30,19 @@ export function envelope(deliveryId: string, e: { type: string; workspaceId: str
 
 /**
  * Claims up to `limit` undispatched events, oldest first (SKIP LOCKED: dispatchers on
- * several workers share the work). An event seen for the first time gets its delivery
- * rows: pending for each active endpoint subscribed to its type, `skipped` for a paused
- * one (visible in the log, redeliverable). An event claimed more than `reclaimAfterMs`
- * ago but never dispatched (the dispatcher died after claiming) keeps the rows it has.
- * Events with nothing to send are marked dispatched here and not returned.
+ * several workers share the work), as one batch:
+ * - events seen for the first time get a new batch id and their delivery rows: pending
+ *   for each active endpoint subscribed to their type, `skipped` for a paused one
+ *   (visible in the log, redeliverable);
+ * - events claimed more than `reclaimAfterMs` ago but never dispatched (the dispatcher
+ *   died after claiming) keep their batch and rows: the batch is started again whole,
+ *   with the same delivery ids, whichever of its events this claim happened to lock.
+ * Batches with nothing to send are marked dispatched here and not returned.
  */
-export async function claimEvents(db: Db, opts: { limit: number; reclaimAfterMs: number }): Promise<ClaimedEvent[]> {
+export async function claimEvents(db: Db, opts: { limit: number; reclaimAfterMs: number }): Promise<ClaimedBatch[]> {
   return db.tx(async (q) => {
     const { rows: events } = await q.query<EventRow>(
-      `SELECT id, workspace_id, type, data, occurred_at, claimed_at FROM events
+      `SELECT id, workspace_id, type, data, occurred_at, claimed_at, batch_id FROM events
         WHERE dispatched_at IS NULL
           AND (claimed_at IS NULL OR claimed_at < now() - make_interval(secs => $2::double precision / 1000))
         ORDER BY occurred_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`,
@@ -47,19 +50,26 @@ export async function claimEvents(db: Db, opts: { limit: number; reclaimAfterMs:
     );
     if (!events.length) return [];
     const fresh = events.filter((e) => !e.claimed_at);
-    if (fresh.length) await createDeliveries(q, fresh);
-    const ids = events.map((e) => e.id);
-    const { rows: pending } = await q.query<{ id: string; event_id: string }>(
-      `SELECT id, event_id FROM webhook_deliveries
-        WHERE event_id = ANY($1::text[]) AND NOT synthetic AND status = 'pending' ORDER BY id`,
-      [ids],
+    const batchIds = new Set(events.filter((e) => e.claimed_at).map((e) => e.batch_id ?? e.id));
+    if (fresh.length) {
+      const batchId = newId('whb');
+      batchIds.add(batchId);
+      await createDeliveries(q, fresh);
+      await q.query(`UPDATE events SET batch_id = $2 WHERE id = ANY($1::text[])`, [fresh.map((e) => e.id), batchId]);
+    }
+    // a claim from before batches existed is its own batch
+    await q.query(`UPDATE events SET claimed_at = now(), batch_id = COALESCE(batch_id, id) WHERE id = ANY($1::text[])`, [events.map((e) => e.id)]);
+    const { rows } = await q.query<{ batch_id: string; ids: string[]; events: number }>(
+      `SELECT e.batch_id, array_agg(d.id ORDER BY d.id) FILTER (WHERE d.status = 'pending' AND NOT d.synthetic) AS ids,
+              count(DISTINCT e.id)::int AS events
+         FROM events e LEFT JOIN webhook_deliveries d ON d.event_id = e.id
+        WHERE e.batch_id = ANY($1::text[]) AND e.dispatched_at IS NULL
+        GROUP BY e.batch_id`,
+      [[...batchIds]],
     );
-    const byEvent = new Map<string, string[]>();
-    for (const d of pending) byEvent.set(d.event_id, [...(byEvent.get(d.event_id) ?? []), d.id]);
-    const idle = ids.filter((id) => !byEvent.has(id));
-    await q.query(`UPDATE events SET claimed_at = now() WHERE id = ANY($1::text[])`, [ids]);
-    if (idle.length) await q.query(`UPDATE events SET dispatched_at = now() WHERE id = ANY($1::text[])`, [idle]);
-    return events.filter((e) => byEvent.has(e.id)).map((e) => ({ eventId: e.id, workspaceId: e.workspace_id, type: e.type, deliveryIds: byEvent.get(e.id)! }));
+    const idle = rows.filter((r) => !r.ids?.length).map((r) => r.batch_id);
+    await markDispatched(q, idle);
+    return rows.filter((r) => r.ids?.length).map((r) => ({ batchId: r.batch_id, deliveryIds: r.ids, events: r.events }));
   });
 }
 
@@ -95,7 +105,9 @@ async function createDeliveries(q: Queryable, events: EventRow[]): Promise<void>
   );
 }
 
-/** The events whose workflows are started: done with them. */
-export async function markDispatched(db: Queryable, eventIds: string[]): Promise<void> {
-  if (eventIds.length) await db.query(`UPDATE events SET dispatched_at = now() WHERE id = ANY($1::text[])`, [eventIds]);
+/** The batches whose workflows are started (or had nothing to send): done with their events. */
+export async function markDispatched(db: Queryable, batchIds: string[]): Promise<void> {
+  if (batchIds.length) {
+    await db.query(`UPDATE events SET dispatched_at = now() WHERE batch_id = ANY($1::text[]) AND dispatched_at IS NULL`, [batchIds]);
+  }
 }

@@ -9,7 +9,7 @@
 // (we do not own it and do not know its pid). So these tests bypass the outbox: they write
 // the delivery rows themselves (no `events` rows, so no dispatcher ever sees them), exactly
 // as claimEvents would (one delivery per subscribed endpoint, envelope() bodies, status
-// pending), and start the production `webhookEventWorkflow` themselves, with the
+// pending), and start the production `webhookBatchWorkflow` themselves, with the
 // dispatcher's workflow ids, on a task queue of their own. Only their own worker process
 // polls that queue: the production workflows and activities with the options of
 // workers/main.ts (test/support/webhook-worker-main.ts), in a separate OS process that can
@@ -26,7 +26,7 @@ import { verifyServiceSignature } from '../../activities/webhooks/signing';
 import type { Db } from '../../db/db';
 import { loadConfig } from '../../lib/config';
 import { newId } from '../../lib/ids';
-import { WEBHOOK_EVENT_WORKFLOW_TYPE, webhookEventWorkflowId, type DeliveryResult, type WebhookEventInput } from '../../workflows/webhook-delivery/contract';
+import { WEBHOOK_BATCH_WORKFLOW_TYPE, webhookBatchWorkflowId, type DeliveryResult, type WebhookBatchInput } from '../../workflows/webhook-delivery/contract';
 import { startApi, type TestApi } from './api';
 import { insertEndpoint } from './webhook-receiver';
 import { startWebhookWorker, type WorkerProcess } from './worker-process';
@@ -217,9 +217,9 @@ export class CrashRun {
   /** Starts each event's workflow, `everyMs` apart, with the dispatcher's workflow id; resolves once all are started. */
   async startWorkflows(events: CrashEvent[], everyMs: number) {
     for (const e of events) {
-      const input: WebhookEventInput = { eventId: e.eventId, deliveryIds: e.deliveries.map((d) => d.deliveryId) };
+      const input: WebhookBatchInput = { batchId: e.eventId, deliveryIds: e.deliveries.map((d) => d.deliveryId) };
       this.handles.push(
-        await this.client.workflow.start(WEBHOOK_EVENT_WORKFLOW_TYPE, { taskQueue: this.queue, workflowId: webhookEventWorkflowId(e.eventId), args: [input] }),
+        await this.client.workflow.start(WEBHOOK_BATCH_WORKFLOW_TYPE, { taskQueue: this.queue, workflowId: webhookBatchWorkflowId(e.eventId), args: [input] }),
       );
       await sleep(everyMs);
     }

@@ -1,5 +1,5 @@
 // Records the workflow histories that ticket-replay.test.ts replays (a ticket's whole
-// lifecycle; one webhook event to two endpoints, one of them retrying). Run after a
+// lifecycle; a webhook batch of two deliveries, one of them retrying). Run after a
 // deliberate, versioned workflow change (never to silence a determinism failure):
 //   set -a; . .data/env; set +a; DATABASE_URL=$TEST_DATABASE_URL npx tsx test/workflows/record-histories.ts [ticket] [webhook]
 // (no argument: both)
@@ -17,8 +17,8 @@ import { randomBytes } from 'node:crypto';
 import { Worker } from '@temporalio/worker';
 import { createWebhookActivities } from '../../activities/webhooks/deliver';
 import { createSafeHttpAgent, createSafeHttpsAgent } from '../../activities/webhooks/safe-agent';
-import { webhookEventWorkflowId } from '../../workflows/webhook-delivery/contract';
-import { webhookEventWorkflow } from '../../workflows/webhook-delivery/delivery.workflow';
+import { webhookBatchWorkflowId } from '../../workflows/webhook-delivery/contract';
+import { webhookBatchWorkflow } from '../../workflows/webhook-delivery/delivery.workflow';
 import { createDelivery, startReceiver } from '../support/webhooks';
 
 type Env = Awaited<ReturnType<typeof timeSkippingEnv>>;
@@ -82,7 +82,7 @@ async function recordTicket(env: Env, db: DbHandle) {
   console.log(`recorded ${history.events?.length} ticket events`);
 }
 
-/** One event to two endpoints: one answers at once, the other fails twice first. */
+/** A batch of two deliveries: one answered at once, the other failing twice first. */
 async function recordWebhookEvent(env: Env, db: DbHandle, workspaceId: string) {
   const key = randomBytes(32);
   let slowId = '';
@@ -100,15 +100,15 @@ async function recordWebhookEvent(env: Env, db: DbHandle, workspaceId: string) {
   slowId = slow.deliveryId;
   const eventId = newId('evt');
   const history = await worker.runUntil(async () => {
-    const handle = await env.client.workflow.start(webhookEventWorkflow, {
+    const handle = await env.client.workflow.start(webhookBatchWorkflow, {
       taskQueue,
-      workflowId: webhookEventWorkflowId(eventId),
-      args: [{ eventId, deliveryIds: [fast.deliveryId, slow.deliveryId] }],
+      workflowId: webhookBatchWorkflowId(eventId),
+      args: [{ batchId: eventId, deliveryIds: [fast.deliveryId, slow.deliveryId] }],
     });
     await handle.result();
     return handle.fetchHistory();
   });
-  writeFileSync(join(__dirname, 'histories', 'webhook-event.json'), historyToJSON(history));
+  writeFileSync(join(__dirname, 'histories', 'webhook-batch.json'), historyToJSON(history));
   await receiver.stop();
   console.log(`recorded ${history.events?.length} webhook events`);
 }

@@ -11,8 +11,8 @@ import { createSafeHttpAgent, createSafeHttpsAgent } from '../../activities/webh
 import { standardWebhooksKey, verifyServiceSignature } from '../../activities/webhooks/signing';
 import { connectDb, type Db } from '../../db/db';
 import { loadConfig } from '../../lib/config';
-import { webhookDeliveryWorkflowId, webhookEventWorkflowId } from '../../workflows/webhook-delivery/contract';
-import { webhookDeliveryWorkflow, webhookEventWorkflow } from '../../workflows/webhook-delivery/delivery.workflow';
+import { webhookDeliveryWorkflowId, webhookBatchWorkflowId } from '../../workflows/webhook-delivery/contract';
+import { webhookDeliveryWorkflow, webhookBatchWorkflow } from '../../workflows/webhook-delivery/delivery.workflow';
 import { createTenant } from '../support/factories';
 import { workflowBundle, timeSkippingEnv } from '../support/temporal';
 import { createDelivery, startReceiver } from '../support/webhooks';
@@ -121,15 +121,15 @@ test('a receiver that stalls past 30 s counts as a failed attempt', async () => 
 const attemptRows = async (deliveryId: string) =>
   (await db.query('SELECT attempt, scheduled_at, status_code FROM webhook_attempts WHERE delivery_id = $1 ORDER BY attempt', [deliveryId])).rows;
 
-test('one event, two endpoints: each delivery keeps its own schedule, side by side', async () => {
+test('one batch, two deliveries: each keeps its own schedule, side by side', async () => {
   const fast = await createDelivery(db, key, workspaceId, receiver.url);
   const slow = await createDelivery(db, key, workspaceId, receiver.url);
   script.set(fast.deliveryId, () => 200);
   script.set(slow.deliveryId, (n) => (n < 3 ? 500 : 204));
   const eventId = `evt_test_${Date.now()}`;
-  const results = await env.client.workflow.execute(webhookEventWorkflow, {
-    args: [{ eventId, deliveryIds: [fast.deliveryId, slow.deliveryId] }],
-    workflowId: webhookEventWorkflowId(eventId),
+  const results = await env.client.workflow.execute(webhookBatchWorkflow, {
+    args: [{ batchId: eventId, deliveryIds: [fast.deliveryId, slow.deliveryId] }],
+    workflowId: webhookBatchWorkflowId(eventId),
     taskQueue: TASK_QUEUE,
   });
   assert.deepEqual(results, ['succeeded', 'succeeded']);

@@ -1,20 +1,20 @@
 // What callers know about webhook deliveries: workflow ids, inputs, queue and activity types.
 export const WEBHOOKS_QUEUE = 'webhooks';
-export const WEBHOOK_EVENT_WORKFLOW_TYPE = 'webhookEventWorkflow';
+export const WEBHOOK_BATCH_WORKFLOW_TYPE = 'webhookBatchWorkflow';
 export const WEBHOOK_DELIVERY_WORKFLOW_TYPE = 'webhookDeliveryWorkflow';
 
 /**
- * One workflow per outbox event, fanning out to every endpoint subscribed when the event
- * was dispatched. Started with REJECT_DUPLICATE: a second dispatch of the same event
- * (a dispatcher restart) never starts a second fan-out.
+ * One workflow per dispatch batch: the events one claim of the outbox dispatcher took,
+ * with every delivery they fan out to. Started with REJECT_DUPLICATE: a second dispatch
+ * of the same batch (a dispatcher restart) never starts a second fan-out.
  */
-export const webhookEventWorkflowId = (eventId: string) => `webhook-event/${eventId}`;
+export const webhookBatchWorkflowId = (batchId: string) => `webhook-batch/${batchId}`;
 /** One workflow per manual delivery (redelivery, test send) of one `evt_…` delivery. */
 export const webhookDeliveryWorkflowId = (deliveryId: string) => `webhook-delivery/${deliveryId}`;
 
-export interface WebhookEventInput {
-  eventId: string;
-  /** the deliveries (one per subscribed endpoint) the dispatcher created for the event */
+export interface WebhookBatchInput {
+  batchId: string;
+  /** the pending deliveries (one per event and subscribed endpoint) committed for the batch */
   deliveryIds: string[];
 }
 
@@ -27,10 +27,12 @@ export interface WebhookDeliveryInput {
 }
 
 export type DeliveryResult = 'succeeded' | 'failed' | 'skipped';
-export type AttemptOutcome = 'succeeded' | 'failed' | 'skipped';
 
 export interface WebhookActivities {
-  /** one attempt: skipped when the endpoint is paused or deleted, else POST and record it */
-  attemptDelivery(input: { deliveryId: string; attempt: number; scheduledAt: string }): Promise<AttemptOutcome>;
-  finishDelivery(input: { deliveryId: string; status: DeliveryResult; at: string }): Promise<void>;
+  /**
+   * One attempt: skipped when the endpoint is paused or deleted, else POST and record it.
+   * An outcome that ends the delivery (success, skip, or failure of its `last` attempt)
+   * is written to the delivery row in the same call.
+   */
+  attemptDelivery(input: { deliveryId: string; attempt: number; scheduledAt: string; last: boolean }): Promise<DeliveryResult>;
 }

@@ -1,12 +1,12 @@
 import { proxyLocalActivities, sleep } from '@temporalio/workflow';
-import type { DeliveryResult, WebhookActivities, WebhookDeliveryInput, WebhookEventInput } from './contract';
+import type { DeliveryResult, WebhookActivities, WebhookBatchInput, WebhookDeliveryInput } from './contract';
 import { attemptTimes, RECEIVER_TIMEOUT_MS } from './retry-schedule.logic';
 
-// Attempts run as local activities: the POST happens inside the workflow task, so a
-// delivery that succeeds first time is one workflow task, with no activity-task round
-// trips through the server (docs/webhooks.md, "Workflow shape"). Their own retries cover
-// only our side failing (the database, the worker dying mid-way); the receiver's answer
-// is a result, not an error.
+// Attempts run as local activities: the POST happens inside the workflow task, so a batch
+// whose deliveries all succeed first time is one workflow task, with no activity-task
+// round trips through the server (docs/webhooks.md, "Workflow shape"). Their own retries
+// cover only our side failing (the database, the worker dying mid-way); the receiver's
+// answer is a result, not an error.
 const acts = proxyLocalActivities<WebhookActivities>({
   startToCloseTimeout: RECEIVER_TIMEOUT_MS + 15_000,
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
@@ -19,22 +19,18 @@ const acts = proxyLocalActivities<WebhookActivities>({
  */
 async function deliver({ deliveryId, mode = 'schedule', previousAttempts = 0 }: WebhookDeliveryInput): Promise<DeliveryResult> {
   const times = attemptTimes(Date.now()).slice(0, mode === 'once' ? 1 : undefined);
-  let result: DeliveryResult = 'failed';
   for (const [i, at] of times.entries()) {
     if (at > Date.now()) await sleep(at - Date.now());
     const attempt = previousAttempts + i + 1;
-    const outcome = await acts.attemptDelivery({ deliveryId, attempt, scheduledAt: new Date(at).toISOString() });
-    if (outcome !== 'failed') {
-      result = outcome;
-      break;
-    }
+    const last = i === times.length - 1;
+    const outcome = await acts.attemptDelivery({ deliveryId, attempt, scheduledAt: new Date(at).toISOString(), last });
+    if (outcome !== 'failed') return outcome;
   }
-  await acts.finishDelivery({ deliveryId, status: result, at: new Date().toISOString() });
-  return result;
+  return 'failed';
 }
 
-/** Every delivery of one event, each on its own schedule, side by side. */
-export async function webhookEventWorkflow(input: WebhookEventInput): Promise<DeliveryResult[]> {
+/** Every delivery of one dispatch batch, each on its own schedule, side by side. */
+export async function webhookBatchWorkflow(input: WebhookBatchInput): Promise<DeliveryResult[]> {
   return Promise.all(input.deliveryIds.map((deliveryId) => deliver({ deliveryId })));
 }
 
