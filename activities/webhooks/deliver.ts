@@ -2,10 +2,10 @@ import type http from 'node:http';
 import type https from 'node:https';
 import type { Db } from '../../db/db';
 import type { DeliveryResult, WebhookActivities } from '../../workflows/webhook-delivery/contract';
-import { classifyOutcome, RECEIVER_TIMEOUT_MS } from '../../workflows/webhook-delivery/retry-schedule.logic';
+import { classifyOutcome, RECEIVER_TIMEOUT_MS, type AttemptResult } from '../../workflows/webhook-delivery/retry-schedule.logic';
 import { postOnce } from './post';
 import { safeAgentFor } from './safe-agent';
-import { decryptSecret } from './secret-box';
+import { decryptSecret, SecretBoxError } from './secret-box';
 import { deliveryHeaders } from './signing';
 
 export interface WebhookActivityDeps {
@@ -58,10 +58,20 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
         await deps.db.query(SETTLE, [deliveryId, 0, true, 'skipped']); // paused or deleted: nothing more is sent
         return 'skipped';
       }
-      const secret = decryptSecret(deps.secretKey, d.secret_box, d.endpoint_id);
       const startedAt = new Date();
-      const headers = deliveryHeaders({ id: deliveryId, timestampSeconds: Math.floor(startedAt.getTime() / 1000), body: d.body, secret });
-      const result = await postOnce(d.url, d.body, headers, safeAgentFor(d.url, deps.agents), timeoutMs);
+      const secret = openSecret(deps.secretKey, d.secret_box, d.endpoint_id);
+      // An unreadable secret (WEBHOOK_SECRET_KEY changed) fails the attempt without sending:
+      // retrying the activity could not help, and an unsigned POST must never go out.
+      const result: AttemptResult =
+        secret === null
+          ? { error: 'the endpoint secret cannot be decrypted with the configured WEBHOOK_SECRET_KEY; nothing was sent' }
+          : await postOnce(
+              d.url,
+              d.body,
+              deliveryHeaders({ id: deliveryId, timestampSeconds: Math.floor(startedAt.getTime() / 1000), body: d.body, secret }),
+              safeAgentFor(d.url, deps.agents),
+              timeoutMs,
+            );
       const classified = classifyOutcome(result);
       const outcome: DeliveryResult = classified.ok ? 'succeeded' : 'failed';
       // The attempt and the row in one statement. A retry that gets here found no attempt
@@ -87,4 +97,13 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
       return outcome;
     },
   };
+}
+
+function openSecret(key: Buffer, box: string, endpointId: string): string | null {
+  try {
+    return decryptSecret(key, box, endpointId);
+  } catch (err) {
+    if (err instanceof SecretBoxError) return null;
+    throw err;
+  }
 }

@@ -161,3 +161,18 @@ test('a redelivery numbers its attempts after the earlier ones; a test send make
   const row = (await db.query('SELECT status, attempts FROM webhook_deliveries WHERE id = $1', [d.deliveryId])).rows[0];
   assert.deepEqual(row, { status: 'succeeded', attempts: 2 });
 });
+
+test('a secret the configured key cannot open fails the attempt and sends nothing', async () => {
+  const d = await createDelivery(db, randomBytes(32), workspaceId, receiver.url); // another key
+  const result = await env.client.workflow.execute(webhookDeliveryWorkflow, {
+    args: [{ deliveryId: d.deliveryId, mode: 'once' }],
+    workflowId: webhookDeliveryWorkflowId(d.deliveryId),
+    taskQueue: TASK_QUEUE,
+  });
+  assert.equal(result, 'failed');
+  const [a] = await attemptRows(d.deliveryId);
+  assert.equal(a.status_code, null);
+  const { rows } = await db.query('SELECT error FROM webhook_attempts WHERE delivery_id = $1', [d.deliveryId]);
+  assert.match(rows[0].error, /cannot be decrypted/);
+  assert.equal(receiver.received(d.deliveryId).length, 0);
+});
