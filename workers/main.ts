@@ -8,6 +8,7 @@ import { activitiesFor } from './activities';
 import { TASK_QUEUES, type TaskQueue } from './queues';
 import { ensureSchedules } from './schedules';
 import { createWebhookDispatcher, type Dispatcher } from './webhook-dispatcher';
+import { WORKER_TUNING } from './tuning';
 
 async function main() {
   const queue = process.argv[2] as TaskQueue;
@@ -26,10 +27,7 @@ async function main() {
     taskQueue: queue,
     workflowsPath: require.resolve('../workflows'),
     activities: activitiesFor(queue, { config, db }),
-    maxConcurrentActivityTaskExecutions: 200,
-    maxConcurrentWorkflowTaskExecutions: 200,
-    maxConcurrentLocalActivityExecutions: 400,
-    maxCachedWorkflows: 2000,
+    ...WORKER_TUNING,
   });
   const clientConnection = await Connection.connect({ address: config.temporalAddress });
   const client = new Client({ connection: clientConnection, namespace: config.temporalNamespace });

@@ -11,6 +11,7 @@ import { loadConfig } from '../../lib/config';
 import { logger } from '../../lib/logger';
 import { activitiesFor } from '../../workers/activities';
 import { createWebhookDispatcher } from '../../workers/webhook-dispatcher';
+import { WORKER_TUNING } from '../../workers/tuning';
 
 async function main() {
   const extra = JSON.parse(process.env.BENCH_WEBHOOK_WORKER_OPTIONS || '{}') as Partial<WorkerOptions>;
@@ -24,10 +25,7 @@ async function main() {
     taskQueue: 'webhooks',
     workflowsPath: require.resolve('../../workflows'),
     activities: activitiesFor('webhooks', { config, db }),
-    maxConcurrentActivityTaskExecutions: 200,
-    maxConcurrentWorkflowTaskExecutions: 200,
-    maxConcurrentLocalActivityExecutions: 400,
-    maxCachedWorkflows: 2000,
+    ...WORKER_TUNING,
     ...extra,
   });
   const clientConnection = await Connection.connect({ address: config.temporalAddress });

@@ -9,6 +9,7 @@ import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/wo
 import { connectDb } from '../../db/db';
 import { loadConfig } from '../../lib/config';
 import { activitiesFor } from '../../workers/activities';
+import { WORKER_TUNING } from '../../workers/tuning';
 
 /** Printed on stdout once the worker is about to poll; worker-process.ts waits for it. */
 export const READY_LINE = 'webhook test worker polling';
@@ -29,17 +30,14 @@ async function main() {
   const config = loadConfig();
   const db = await connectDb(config.databaseUrl);
   const connection = await NativeConnection.connect({ address: config.temporalAddress });
-  // the options of workers/main.ts
+  // the capacity of workers/main.ts
   const worker = await Worker.create({
     connection,
     namespace: config.temporalNamespace,
     taskQueue: queue,
     workflowsPath: require.resolve('../../workflows'),
     activities: activitiesFor('webhooks', { config, db }),
-    maxConcurrentActivityTaskExecutions: 200,
-    maxConcurrentWorkflowTaskExecutions: 200,
-    maxConcurrentLocalActivityExecutions: 400,
-    maxCachedWorkflows: 2000,
+    ...WORKER_TUNING,
   });
   const running = worker.run(); // resolves after SIGINT/SIGTERM (the SDK installs the handlers)
   console.log(`${READY_LINE} ${queue} pid=${process.pid}`);
