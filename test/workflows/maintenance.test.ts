@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
 import type { ApplicationFailure } from '@temporalio/common';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, Worker } from '@temporalio/worker';
 import { createMaintenanceActivities } from '../../activities/maintenance';
 import { connectDb, type Db } from '../../db/db';
@@ -19,11 +19,24 @@ import { purgeRevokedKeysWorkflow, purgeWebhookLogWorkflow } from '../../workflo
 import { isPurgeable, purgePlan, shouldContinue } from '../../workflows/maintenance/purge.logic';
 import { createApiKey, createOrganization, createTenant } from '../support/factories';
 import { createDelivery } from '../support/webhooks';
+import { timeSkippingEnv } from '../support/temporal';
 import { keyExists, revokeKeyDaysAgo } from '../support/auth-factories';
 
 const DAY = 24 * 3600 * 1000;
 const noop = () => undefined;
 const quiet = { log: noop, trace: noop, debug: noop, info: noop, warn: noop, error: noop };
+
+/** The maintenance workflows and their real activities on a queue of their own. */
+async function maintenanceWorker(env: TestWorkflowEnvironment, db: Db) {
+  const taskQueue = `maintenance-${randomUUID()}`;
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue,
+    workflowBundle: await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows/maintenance'), logger: quiet }),
+    activities: createMaintenanceActivities({ db }),
+  });
+  return { taskQueue, worker };
+}
 
 describe('purge logic (pure)', () => {
   it('keeps revoked keys exactly 365 days', () => {
@@ -78,19 +91,9 @@ describe('purgeRevokedKeys', () => {
 
   it('the workflow purges in batches on the time-skipping server', async () => {
     const fixtures = [await fixture(), await fixture(), await fixture()];
-    const env = await TestWorkflowEnvironment.createTimeSkipping(
-      process.env.TEMPORAL_TEST_SERVER_PATH
-        ? { server: { executable: { type: 'existing-path', path: process.env.TEMPORAL_TEST_SERVER_PATH } } }
-        : undefined,
-    );
+    const env = await timeSkippingEnv();
     try {
-      const taskQueue = `maintenance-${randomUUID()}`;
-      const worker = await Worker.create({
-        connection: env.nativeConnection,
-        taskQueue,
-        workflowBundle: await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows/maintenance'), logger: quiet }),
-        activities: createMaintenanceActivities({ db }),
-      });
+      const { taskQueue, worker } = await maintenanceWorker(env, db);
       // one worker run for both executions: a Worker cannot be started twice
       const [result, failure] = await worker.runUntil(async () => {
         const ok = await env.client.workflow.execute(purgeRevokedKeysWorkflow, {
@@ -144,19 +147,9 @@ describe('purgeWebhookLog', () => {
     const old = [await deliveryDaysAgo(ws, 8), await deliveryDaysAgo(ws, 8, 'succeeded')];
     const recent = await deliveryDaysAgo(ws, 6, 'succeeded');
     const stillSending = await deliveryDaysAgo(ws, 8, 'pending'); // a late redelivery in progress
-    const env = await TestWorkflowEnvironment.createTimeSkipping(
-      process.env.TEMPORAL_TEST_SERVER_PATH
-        ? { server: { executable: { type: 'existing-path', path: process.env.TEMPORAL_TEST_SERVER_PATH } } }
-        : undefined,
-    );
+    const env = await timeSkippingEnv();
     try {
-      const taskQueue = `maintenance-${randomUUID()}`;
-      const worker = await Worker.create({
-        connection: env.nativeConnection,
-        taskQueue,
-        workflowBundle: await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows/maintenance'), logger: quiet }),
-        activities: createMaintenanceActivities({ db }),
-      });
+      const { taskQueue, worker } = await maintenanceWorker(env, db);
       const result = await worker.runUntil(
         env.client.workflow.execute(purgeWebhookLogWorkflow, { taskQueue, workflowId: `test/purge-log/${randomUUID()}`, args: [{ batchSize: 1 }] }),
       );
