@@ -3,7 +3,7 @@
 // next to their peers; writes bench/results/latest.{json,md}; tears everything down,
 // also on error and Ctrl-C. BENCH_PROFILE=quick for a short smoke run.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'pg';
@@ -28,6 +28,7 @@ import {
 import { connectClient, noopOnce } from './peers/noop-workflow';
 import { checkTargets, toMarkdown, type Results } from './report';
 import { profileFromEnv, scenarioAuth, scenarioCreate, scenarioReads, scenarioSearch, type Ctx } from './scenarios';
+import { resultsWriter } from './lib/results';
 
 const RESULTS = join(ROOT, 'bench', 'results');
 const WATCHDOG_MS = 20 * 60_000; // a run that hangs is stopped, whatever it waits for
@@ -96,15 +97,7 @@ async function main() {
     seed: { ms: 0, searchTickets: 0, listTickets: 0 },
     errors: [],
   };
-  const write = () => {
-    results.wallSeconds = (Date.now() - t0) / 1000;
-    machine.loadAvgEnd = Math.round(loadavg()[0] * 100) / 100;
-    results.targets = checkTargets(results);
-    writeFileSync(join(RESULTS, 'latest.json'), JSON.stringify(results, null, 2));
-    const md = toMarkdown(results);
-    writeFileSync(join(RESULTS, 'latest.md'), md + '\n');
-    return md;
-  };
+  const write = resultsWriter({ dir: RESULTS, name: 'latest', t0, machine, results, checkTargets, toMarkdown });
 
   // Temporal boots while the database is prepared and seeded.
   log('starting Temporal dev server, recreating database support_bench');

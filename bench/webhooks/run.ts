@@ -12,29 +12,29 @@
 // ("150,200,300,400"), BENCH_WEBHOOK_STEP_SEC (10), BENCH_PROFILE=quick (short smoke run).
 import type { Client } from '@temporalio/client';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'pg';
 import type { Db } from '../../db/db';
 import { createApiKey } from '../../test/support/factories';
-import { insertEndpoint } from '../../test/support/webhook-receiver';
 import { aggregate, type RunStats } from '../lib/load';
-import { killAllSync, sleep, startChild, stopAll, waitFor, type Child } from '../lib/procs';
-import { loadEnvFile, logDirFor, machineInfo, removeDir, ROOT, temporalCli, TSX } from '../lib/stack';
+import { killAllSync, sleep, stopAll, waitFor, type Child } from '../lib/procs';
+import { loadEnvFile, logDirFor, machineInfo, removeDir, ROOT, temporalCli } from '../lib/stack';
 import { connectClient } from '../peers/noop-workflow';
 import { Rng, seedTenant } from '../seed';
 import { breakdown } from './breakdown';
 import { cpuBetween, snapshot, waitForQuiet, type CpuUse, type Groups } from './cpu';
 import { runPhase, type PhaseResult } from './phase';
 import type { Call } from './source';
-import type { PostPeerResult } from './post-peer';
-import { startReceiver, type Receiver } from './receiver';
+import { startReceiver } from './receiver';
+import { accessToken, endpointSecret, registerEndpoints, runPostPeer } from './setup';
 import { checkTargets, toMarkdown, type WebhookResults } from './report';
-import { assertPortsFree, prepareDatabase, startApps, startTemporal, waitForApps, waitForTemporal, WH_PORTS, whEnv, whUrls, workerCount } from './stack';
+import { assertPortsFree, prepareDatabase, startApps, startTemporal, waitForApps, waitForTemporal, WH_PORTS, whUrls, workerCount } from './stack';
 import { peerOnce, runTemporalPeer } from './temporal-peer';
 import { scrape, summarize, type TemporalPhaseMetrics } from './temporal-metrics';
 import { WH_PEER_QUEUE } from './peer.contract';
+import { resultsWriter } from '../lib/results';
 
 const RESULTS = join(ROOT, 'bench', 'results');
 const WATCHDOG_MS = 15 * 60_000;
@@ -80,77 +80,6 @@ for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   });
 }
 
-async function json(res: Response): Promise<any> {
-  const text = await res.text();
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
-/** Two endpoints on the receiver, subscribed to player.created: through the API when it has /v1/webhooks. */
-async function registerEndpoints(api: string, token: string, pool: Pool, workspaceId: string, r: Receiver): Promise<'POST /v1/webhooks' | 'insertEndpoint'> {
-  let via: 'POST /v1/webhooks' | 'insertEndpoint' = 'POST /v1/webhooks';
-  for (const path of ['/a', '/b']) {
-    const url = `${r.url}${path}`;
-    const res = await fetch(`${api}/v1/webhooks`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({ workspaceId, url, events: ['player.created'], description: `bench receiver ${path}` }),
-      signal: AbortSignal.timeout(10_000),
-    });
-    const body = await json(res);
-    if (res.status === 201) {
-      r.setSecret(path, body.secret);
-      continue;
-    }
-    if (res.status !== 404 && res.status !== 405) throw new Error(`POST /v1/webhooks: ${res.status} ${JSON.stringify(body)}`);
-    // the API has no /v1/webhooks (yet): the row the tests write, with an encrypted secret
-    via = 'insertEndpoint';
-    const e = await insertEndpoint(pool as unknown as Db, { workspaceId, url, events: ['player.created'] });
-    r.setSecret(path, e.secret);
-  }
-  return via;
-}
-
-async function accessToken(api: string, key: string, organizationId: string): Promise<string> {
-  const res = await fetch(`${api}/v1/auth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ apiKey: key, organizationId }),
-    signal: AbortSignal.timeout(10_000),
-  });
-  const body = await json(res);
-  if (res.status !== 200) throw new Error(`token exchange failed: ${res.status} ${JSON.stringify(body)}`);
-  return body.accessToken;
-}
-
-/** Peer 1 in its own process (as the worker is): N signed POSTs, closed loop. */
-async function runPostPeer(r: Receiver, secret: string, logDir: string, onStart: (c: Child) => void): Promise<PostPeerResult> {
-  const out = join(tmpdir(), `bench-webhooks-post-peer-${process.pid}.json`);
-  rmSync(out, { force: true });
-  const env = {
-    ...process.env,
-    PEER_URL: `${r.url}/peer`,
-    PEER_SECRET: secret,
-    PEER_OUT: out,
-    PEER_COUNT: String(CONFIG.postPeer.count),
-    PEER_CONCURRENCY: String(CONFIG.postPeer.concurrency),
-    PEER_MAX_SEC: String(CONFIG.postPeer.maxSec),
-    NODE_ENV: 'production',
-  };
-  const c = startChild('wh-peer-post', TSX, ['bench/webhooks/post-peer.ts'], { cwd: ROOT, env, logDir });
-  onStart(c);
-  const timer = setTimeout(() => c.proc.pid && process.kill(-c.proc.pid, 'SIGKILL'), (CONFIG.postPeer.maxSec + 40) * 1000);
-  await c.done;
-  clearTimeout(timer);
-  if (c.exitCode !== 0) throw new Error(`post peer exited ${c.exitCode}; see ${c.logFile}`);
-  const result = JSON.parse(readFileSync(out, 'utf8')) as PostPeerResult;
-  rmSync(out, { force: true });
-  return result;
-}
-
 async function main(): Promise<number> {
   loadEnvFile();
   const watchdog = setTimeout(() => {
@@ -171,15 +100,7 @@ async function main(): Promise<number> {
   await assertPortsFree();
 
   const results: WebhookResults = { startedAt: new Date(t0).toISOString(), wallSeconds: 0, config: CONFIG, machine, errors: [], loadAvg: {} };
-  const write = () => {
-    results.wallSeconds = (Date.now() - t0) / 1000;
-    machine.loadAvgEnd = Math.round(loadavg()[0] * 100) / 100;
-    results.targets = checkTargets(results);
-    writeFileSync(join(RESULTS, 'webhooks-latest.json'), JSON.stringify(results, null, 2));
-    const md = toMarkdown(results);
-    writeFileSync(join(RESULTS, 'webhooks-latest.md'), md + '\n');
-    return md;
-  };
+  const write = resultsWriter({ dir: RESULTS, name: 'webhooks-latest', t0, machine, results, checkTargets, toMarkdown });
 
   log('starting Temporal dev server; recreating database support_bench_webhooks');
   const temporal = startTemporal(logDir);
@@ -191,8 +112,6 @@ async function main(): Promise<number> {
   const key = await createApiKey(pool as unknown as Db, { id: tenant.organizationId, plan: 'scale' }, { name: 'bench webhooks', scopes: ['admin:all'] });
   await waitForTemporal(temporal.child);
   log('Temporal ready; starting API, webhooks worker (dispatcher), Temporal peer worker; receiver on 127.0.0.1');
-  // the bench process reads WEBHOOK_* the way the API and worker do (insertEndpoint's key)
-  Object.assign(process.env, { WEBHOOK_ALLOW_LOOPBACK: whEnv(u).WEBHOOK_ALLOW_LOOPBACK });
   const apps = startApps(u, logDir);
   const receiver = await startReceiver(WH_PORTS.receiver, CONFIG.receiverDelayMs);
   const api = `http://127.0.0.1:${WH_PORTS.api}`;
@@ -224,7 +143,8 @@ async function main(): Promise<number> {
     t = await connectClient(u.temporal);
     const client = t.client;
     const token = await accessToken(api, key.key, tenant.organizationId);
-    results.endpointsVia = await registerEndpoints(api, token, pool, tenant.workspaceId, receiver);
+    await registerEndpoints(api, token, tenant.workspaceId, receiver);
+    results.endpointsVia = 'POST /v1/webhooks';
     log(`two endpoints subscribed to player.created (via ${results.endpointsVia}): ${receiver.url}/a and /b`);
 
     const phaseCalls = new Map<string, Call[]>();
@@ -297,7 +217,7 @@ async function main(): Promise<number> {
 
       if (runs('post')) await step('signed-POST peer', async () => {
         const secret = await endpointSecret(receiver);
-        const { value, cpu } = await measureCpu(() => runPostPeer(receiver, secret, logDir, (c) => (postPeerChild = c)));
+        const { value, cpu } = await measureCpu(() => runPostPeer(receiver, secret, CONFIG.postPeer, logDir, (c) => (postPeerChild = c)));
         // the sender has exited when the phase's CPU is read: take its own account of its loop
         cpu.cores['signed-POST peer'] = (value.senderCores * value.seconds) / cpu.seconds;
         cpu.otherCores = Math.max(0, cpu.otherCores - cpu.cores['signed-POST peer']);
@@ -358,14 +278,6 @@ async function main(): Promise<number> {
   console.log('\n' + md);
   log(`wrote bench/results/webhooks-latest.md and webhooks-latest.json`);
   return results.errors!.length ? 1 : 0;
-}
-
-/** A secret for the peer's signatures: its own, registered with the receiver for /peer. */
-async function endpointSecret(r: Receiver): Promise<string> {
-  const { newEndpointSecret } = await import('../../activities/webhooks/signing');
-  const s = newEndpointSecret();
-  r.setSecret('/peer', s);
-  return s;
 }
 
 main()

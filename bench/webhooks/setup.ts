@@ -1,0 +1,84 @@
+// What bench:webhooks does around the measured phases: an access token, the two endpoints
+// registered through the API, and the signed-POST peer in its own process.
+import { readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { newEndpointSecret } from '../../activities/webhooks/signing';
+import { startChild, type Child } from '../lib/procs';
+import { ROOT, TSX } from '../lib/stack';
+import type { PostPeerResult } from './post-peer';
+import type { Receiver } from './receiver';
+
+async function json(res: Response): Promise<any> {
+  const text = await res.text();
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+export async function accessToken(api: string, key: string, organizationId: string): Promise<string> {
+  const res = await fetch(`${api}/v1/auth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ apiKey: key, organizationId }),
+    signal: AbortSignal.timeout(10_000),
+  });
+  const body = await json(res);
+  if (res.status !== 200) throw new Error(`token exchange failed: ${res.status} ${JSON.stringify(body)}`);
+  return body.accessToken;
+}
+
+/** Two endpoints on the receiver (`/a`, `/b`), subscribed to player.created through POST /v1/webhooks. */
+export async function registerEndpoints(api: string, token: string, workspaceId: string, r: Receiver): Promise<void> {
+  for (const path of ['/a', '/b']) {
+    const res = await fetch(`${api}/v1/webhooks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ workspaceId, url: `${r.url}${path}`, events: ['player.created'], description: `bench receiver ${path}` }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    const body = await json(res);
+    if (res.status !== 201) throw new Error(`POST /v1/webhooks: ${res.status} ${JSON.stringify(body)}`);
+    r.setSecret(path, body.secret);
+  }
+}
+
+/** A secret for the peer's signatures: its own, registered with the receiver for /peer. */
+export function endpointSecret(r: Receiver): string {
+  const s = newEndpointSecret();
+  r.setSecret('/peer', s);
+  return s;
+}
+
+/** Peer 1 in its own process (as the worker is): N signed POSTs, closed loop. */
+export async function runPostPeer(
+  r: Receiver,
+  secret: string,
+  cfg: { count: number; concurrency: number; maxSec: number },
+  logDir: string,
+  onStart: (c: Child) => void,
+): Promise<PostPeerResult> {
+  const out = join(tmpdir(), `bench-webhooks-post-peer-${process.pid}.json`);
+  rmSync(out, { force: true });
+  const env = {
+    ...process.env,
+    PEER_URL: `${r.url}/peer`,
+    PEER_SECRET: secret,
+    PEER_OUT: out,
+    PEER_COUNT: String(cfg.count),
+    PEER_CONCURRENCY: String(cfg.concurrency),
+    PEER_MAX_SEC: String(cfg.maxSec),
+    NODE_ENV: 'production',
+  };
+  const c = startChild('wh-peer-post', TSX, ['bench/webhooks/post-peer.ts'], { cwd: ROOT, env, logDir });
+  onStart(c);
+  const timer = setTimeout(() => c.proc.pid && process.kill(-c.proc.pid, 'SIGKILL'), (cfg.maxSec + 40) * 1000);
+  await c.done;
+  clearTimeout(timer);
+  if (c.exitCode !== 0) throw new Error(`post peer exited ${c.exitCode}; see ${c.logFile}`);
+  const result = JSON.parse(readFileSync(out, 'utf8')) as PostPeerResult;
+  rmSync(out, { force: true });
+  return result;
+}
