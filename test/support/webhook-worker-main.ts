@@ -5,11 +5,7 @@
 // outbox dispatcher: the suite's own `webhooks` worker already runs one, and a test that
 // wants its deliveries executed by this process alone starts their workflows itself, on
 // its own queue, which no other worker polls.
-import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import { connectDb } from '../../db/db';
-import { loadConfig } from '../../lib/config';
-import { activitiesFor } from '../../workers/activities';
-import { WORKER_TUNING } from '../../workers/tuning';
+import { runQueueWorker } from '../../workers/run-queue-worker';
 
 /** Printed on stdout once the worker is about to poll; worker-process.ts waits for it. */
 export const READY_LINE = 'webhook test worker polling';
@@ -26,24 +22,8 @@ async function main() {
     if (process.ppid !== parent) process.exit(1);
   }, 1000).unref();
 
-  Runtime.install({ logger: new DefaultLogger((process.env.TEMPORAL_LOG_LEVEL as 'WARN') ?? 'WARN') });
-  const config = loadConfig();
-  const db = await connectDb(config.databaseUrl);
-  const connection = await NativeConnection.connect({ address: config.temporalAddress });
-  // the capacity of workers/main.ts
-  const worker = await Worker.create({
-    connection,
-    namespace: config.temporalNamespace,
-    taskQueue: queue,
-    workflowsPath: require.resolve('../../workflows'),
-    activities: activitiesFor('webhooks', { config, db }),
-    ...WORKER_TUNING,
-  });
-  const running = worker.run(); // resolves after SIGINT/SIGTERM (the SDK installs the handlers)
-  console.log(`${READY_LINE} ${queue} pid=${process.pid}`);
-  await running;
-  await connection.close();
-  await db.close();
+  // another task queue than 'webhooks': no dispatcher, only this process polls it
+  await runQueueWorker('webhooks', { taskQueue: queue, onPolling: () => console.log(`${READY_LINE} ${queue} pid=${process.pid}`) });
 }
 
 main().catch((err) => {

@@ -1,0 +1,73 @@
+// One worker process for one task queue, as `npm run worker -- <queue>` runs it: the
+// shared bootstrapping that the test and benchmark workers reuse, so they run exactly
+// what production runs.
+import { Client, Connection } from '@temporalio/client';
+import { DefaultLogger, NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
+import { connectDb } from '../db/db';
+import { loadConfig } from '../lib/config';
+import { logger } from '../lib/logger';
+import { activitiesFor } from './activities';
+import type { TaskQueue } from './queues';
+import { ensureSchedules } from './schedules';
+import { createWebhookDispatcher, type Dispatcher } from './webhook-dispatcher';
+
+/**
+ * Worker capacity for every queue. Local activities get the most: webhook attempts run as
+ * local activities, up to one per delivery of a batch at once, mostly waiting on receivers.
+ */
+export const WORKER_TUNING = {
+  maxConcurrentActivityTaskExecutions: 200,
+  maxConcurrentWorkflowTaskExecutions: 200,
+  maxConcurrentLocalActivityExecutions: 400,
+  maxCachedWorkflows: 2000,
+} satisfies Partial<WorkerOptions>;
+
+export interface RunOptions {
+  /**
+   * Poll this task queue instead of `queue` (fault tests). The queue's side jobs, the
+   * schedules and the outbox dispatcher, run only on the real queue name.
+   */
+  taskQueue?: string;
+  /** extra Worker options (benchmark what-ifs) */
+  options?: Partial<WorkerOptions>;
+  /** called once the worker is about to poll */
+  onPolling?: () => void;
+}
+
+/** Runs the `queue` worker until SIGINT/SIGTERM, then closes everything it opened. */
+export async function runQueueWorker(queue: TaskQueue, opts: RunOptions = {}): Promise<void> {
+  const taskQueue = opts.taskQueue ?? queue;
+  // the SDK's own logs (bundling, state changes) only when something is wrong
+  Runtime.install({ logger: new DefaultLogger((process.env.TEMPORAL_LOG_LEVEL as 'WARN') ?? 'WARN') });
+  const config = loadConfig();
+  const db = await connectDb(config.databaseUrl);
+  const connection = await NativeConnection.connect({ address: config.temporalAddress });
+  const worker = await Worker.create({
+    connection,
+    namespace: config.temporalNamespace,
+    taskQueue,
+    workflowsPath: require.resolve('../workflows'),
+    activities: activitiesFor(queue, { config, db }),
+    ...WORKER_TUNING,
+    ...opts.options,
+  });
+  const clientConnection = await Connection.connect({ address: config.temporalAddress });
+  const client = new Client({ connection: clientConnection, namespace: config.temporalNamespace });
+  const sideJobs = taskQueue === queue;
+  // the schedules whose workflows this queue runs exist once this worker is up
+  if (sideJobs && queue === 'ticketing') await ensureSchedules(client);
+  // the outbox dispatcher runs beside the workers that deliver what it starts
+  let dispatcher: Dispatcher | undefined;
+  if (sideJobs && queue === 'webhooks') {
+    dispatcher = createWebhookDispatcher({ db, client, logger });
+    await dispatcher.start();
+  }
+  const running = worker.run(); // resolves after SIGINT/SIGTERM (the SDK installs the handlers)
+  logger.info({ queue, taskQueue, options: opts.options }, 'worker started');
+  opts.onPolling?.();
+  await running;
+  await dispatcher?.stop();
+  await clientConnection.close();
+  await connection.close();
+  await db.close();
+}
