@@ -37,6 +37,17 @@ const call = (method: string, path: string, body?: unknown) => api.request(metho
 const arrived = (event: string, match: (data: any) => boolean, timeoutMs = 20_000) =>
   eventually(async () => receiver.of(event).find((d) => match(d.envelope.data)), timeoutMs);
 
+/** The first recorded attempt of `endpointId`'s delivery of the ticket's event, once there is one. */
+const firstAttempt = (endpointId: string, ticketId: string) =>
+  eventually(async () => {
+    const { rows } = await api.deps.db.query(
+      `SELECT a.status_code, a.error FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
+        WHERE d.endpoint_id = $1 AND d.body LIKE $2`,
+      [endpointId, `%${ticketId}%`],
+    );
+    return rows[0];
+  });
+
 function assertEnvelope(d: { id: string; envelope: any; headers: http.IncomingHttpHeaders }, event: string) {
   assert.match(d.envelope.id, /^evt_/);
   assert.equal(d.envelope.id, d.id, 'webhook-id header = envelope id');
@@ -148,14 +159,7 @@ test('a redirect is never followed: the attempt fails with the 3xx and the targe
   const ep = await insertEndpoint(api.deps.db, { workspaceId: t.workspace.id, url, events: ['ticket.created'] });
   try {
     const ticket = await createTicket(api, t);
-    const attempt = await eventually(async () => {
-      const { rows } = await api.deps.db.query(
-        `SELECT a.status_code, a.error FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
-          WHERE d.endpoint_id = $1 AND d.body LIKE $2`,
-        [ep.id, `%${ticket.id}%`],
-      );
-      return rows[0];
-    });
+    const attempt = await firstAttempt(ep.id, ticket.id);
     assert.equal(attempt.status_code, 302);
     assert.match(attempt.error, /302/);
     assert.equal(target.accepted.length + target.rejected.length, 0);
@@ -172,14 +176,7 @@ test('an endpoint whose address became private is refused at connect time', asyn
   const ep = await insertEndpoint(api.deps.db, { workspaceId: t.workspace.id, url: 'https://10.0.0.1:8443/hook', events: ['ticket.created'] });
   try {
     const ticket = await createTicket(api, t);
-    const attempt = await eventually(async () => {
-      const { rows } = await api.deps.db.query(
-        `SELECT a.status_code, a.error FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
-          WHERE d.endpoint_id = $1 AND d.body LIKE $2`,
-        [ep.id, `%${ticket.id}%`],
-      );
-      return rows[0];
-    });
+    const attempt = await firstAttempt(ep.id, ticket.id);
     assert.equal(attempt.status_code, null);
     assert.match(attempt.error, /refusing to connect .*private/);
   } finally {
