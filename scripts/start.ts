@@ -6,7 +6,8 @@
 // that dies on its own brings everything down with a non-zero exit.
 // scripts/ensure.sh runs first (see package.json) and writes .data/env.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { loadEnvFile } from './env-file';
 import { connect } from 'node:net';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -21,21 +22,7 @@ const TEMPORAL_PORT = 7233;
 const TEMPORAL_UI_PORT = 8233;
 
 // ---- environment: .data/env fills in what process.env does not already say ----------
-function parseEnvFile(path: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (!existsSync(path)) return out;
-  for (const raw of readFileSync(path, 'utf8').split('\n')) {
-    const m = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(raw);
-    if (!m) continue;
-    let v = m[2].trim();
-    if (v.startsWith("'")) v = v.slice(1, -1).replace(/'\\''/g, "'");
-    else if (v.startsWith('"')) v = v.slice(1, -1).replace(/\\(["\\$`])/g, '$1');
-    out[m[1]] = v;
-  }
-  return out;
-}
-const fileEnv = parseEnvFile(join(DATA, 'env'));
-for (const [k, v] of Object.entries(fileEnv)) if (process.env[k] === undefined) process.env[k] = v;
+loadEnvFile(join(DATA, 'env'));
 const externalTemporal = Boolean(process.env.TEMPORAL_ADDRESS);
 process.env.TEMPORAL_ADDRESS ??= `127.0.0.1:${TEMPORAL_PORT}`;
 process.env.TEMPORAL_NAMESPACE ??= 'default';

@@ -8,6 +8,7 @@ import { cpus, freemem, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client as PgClient } from 'pg';
 import { httpOk, portOpen, startChild, waitFor, type Child } from './procs';
+import { loadEnvFile as loadEnvFromFile } from '../../scripts/env-file';
 
 export const ROOT = resolve(__dirname, '..', '..');
 export const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
@@ -16,16 +17,9 @@ export const BENCH_DB = 'support_bench';
 const SEARCH_ATTRIBUTES = ['WorkspaceId', 'TicketStatus', 'TicketPriority'];
 
 /** .data/env (written by scripts/ensure.sh) fills what the environment does not say. */
+/** .data/env under what the environment already says (scripts/env-file.ts). */
 export function loadEnvFile(): void {
-  const path = join(ROOT, '.data', 'env');
-  if (!existsSync(path)) return;
-  for (const raw of readFileSync(path, 'utf8').split('\n')) {
-    const m = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(raw);
-    if (!m) continue;
-    let v = m[2].trim();
-    if (v.startsWith("'")) v = v.slice(1, -1).replace(/'\\''/g, "'");
-    if (process.env[m[1]] === undefined) process.env[m[1]] = v;
-  }
+  loadEnvFromFile(join(ROOT, '.data', 'env'));
 }
 
 export interface Urls {
