@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `npm test [-- files or folders]`: set-up (scripts/ensure.sh), a fresh Temporal dev
 # server for the tests on 127.0.0.1:7244 (unless TEMPORAL_ADDRESS is set), migrations
-# on the test database, then node's test runner via scripts/run-tests.mjs.
+# on the test database, then jest (jest.config.js: one project per folder under test/).
+# Arguments go to jest: `npm test -- test/api/tickets-list.test.ts` runs one file.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
@@ -99,7 +100,7 @@ trap 'stop_test_services; stop_temporal' EXIT
 . scripts/test-services.sh
 
 set +e
-node scripts/run-tests.mjs "$@"
+node_modules/.bin/jest "$@"
 rc=$?
 set -e
 exit "$rc"

@@ -1,6 +1,5 @@
 // Triage component: dataset, local classifier, suggested replies, and the OpenAI path against a
 // real HTTP server on 127.0.0.1.   Run: npx tsx --test test/activities/triage.test.ts
-import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -146,7 +145,7 @@ describe('OpenAI-compatible endpoint (real HTTP server on 127.0.0.1)', () => {
   const completion = (content: string) => JSON.stringify({ choices: [{ message: { role: 'assistant', content } }] });
   const answer = { category: 'account', confidence: 0.77, suggestedReply: 'Hi Mira, we will help you log in again.' };
 
-  before(async () => {
+  beforeAll(async () => {
     server = http.createServer((req, res) => {
       let raw = '';
       req.on('data', (chunk) => (raw += chunk));
@@ -167,7 +166,7 @@ describe('OpenAI-compatible endpoint (real HTTP server on 127.0.0.1)', () => {
     baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
   });
 
-  after(async () => {
+  afterAll(async () => {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   });

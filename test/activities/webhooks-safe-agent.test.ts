@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { after, before, test } from 'node:test';
 import { createSafeHttpAgent, createSafeHttpsAgent } from '../../activities/webhooks/safe-agent';
 import type { Resolver } from '../../activities/webhooks/url-policy';
 
@@ -10,13 +9,13 @@ import type { Resolver } from '../../activities/webhooks/url-policy';
 let server: http.Server;
 let port = 0;
 let connections = 0;
-before(async () => {
+beforeAll(async () => {
   server = http.createServer((_req, res) => res.writeHead(204).end());
   server.on('connection', () => connections++);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   port = (server.address() as AddressInfo).port;
 });
-after(() => new Promise<void>((r) => server.close(() => r())));
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
 const rebind: Resolver = async (host) => {
   if (host === 'rebind.test') return [{ address: '127.0.0.1', family: 4 }];

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { test } from 'node:test';
 import { decryptSecret, encryptSecret, SecretBoxError, secretBoxKeyFromConfig } from '../../activities/webhooks/secret-box';
 import { newEndpointSecret } from '../../activities/webhooks/signing';
 

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
 import { checkWebhookUrl, classifyAddress, isForbiddenAddress, type Resolver } from '../../activities/webhooks/url-policy';
 
 // A fake DNS: no test here may reach a real resolver or the network.

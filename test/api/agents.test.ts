@@ -1,6 +1,5 @@
 // POST /v1/agents, GET /v1/agents, GET /v1/agents/{id} over HTTP, and findAgent.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
 import { findAgent } from '../../api/ticketing/agents/repository';
 import { assertError, startApi, type TestApi } from '../support/api';
 import { createApiKey, createTenant, createWorkspace } from '../support/factories';
@@ -9,12 +8,12 @@ let api: TestApi;
 let tenant: Awaited<ReturnType<typeof createTenant>>;
 let token: string;
 
-before(async () => {
+beforeAll(async () => {
   api = await startApi();
   tenant = await createTenant(api.deps.db);
   token = tenant.key.key;
 });
-after(() => api.stop());
+afterAll(() => api.stop());
 
 const create = (body: unknown, key = token) => api.request('POST', '/v1/agents', { token: key, body });
 

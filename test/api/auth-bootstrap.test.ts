@@ -4,7 +4,6 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { after, before, describe, it } from 'node:test';
 import { startApi, type TestApi } from '../support/api';
 import { requestToken } from '../support/auth-factories';
 
@@ -22,11 +21,11 @@ describe('npm run admin -- bootstrap', () => {
     return JSON.parse(stdout).ticketing;
   };
 
-  before(async () => {
+  beforeAll(async () => {
     api = await startApi();
     dir = await mkdtemp(join(tmpdir(), 'bootstrap-'));
   });
-  after(async () => {
+  afterAll(async () => {
     await api?.stop();
     await rm(dir, { recursive: true, force: true });
   });

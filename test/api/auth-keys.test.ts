@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
 import { hashApiKey } from '../../lib/api-keys';
 import { startApi, type TestApi } from '../support/api';
 import { accessToken, createAuthTenant, errorCode } from '../support/auth-factories';
@@ -10,12 +9,12 @@ describe('API key management, scopes and isolation', () => {
   let token: string;
   const keysPath = () => `/v1/organizations/${t.org.id}/api-keys`;
 
-  before(async () => {
+  beforeAll(async () => {
     api = await startApi();
     t = await createAuthTenant(api.deps.db);
     token = await accessToken(api, t.admin, t.org);
   });
-  after(async () => api?.stop());
+  afterAll(async () => api?.stop());
 
   it('creates a server key, shows the secret once, stores only its hash', async () => {
     const res = await api.request('POST', keysPath(), {

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
 import { startApi, type TestApi } from '../support/api';
 import { createApiKey } from '../support/factories';
 import { accessToken, createAuthTenant, errorCode } from '../support/auth-factories';
@@ -8,11 +7,11 @@ describe('rate limits per API key', () => {
   let api: TestApi;
   let t: Awaited<ReturnType<typeof createAuthTenant>>;
 
-  before(async () => {
+  beforeAll(async () => {
     api = await startApi();
     t = await createAuthTenant(api.deps.db, 'starter');
   });
-  after(async () => api?.stop());
+  afterAll(async () => api?.stop());
 
   it('allows 120 requests a rolling minute on starter, the 121st is a 429 with Retry-After', async () => {
     const key = await createApiKey(api.deps.db, t.org, { kind: 'sk_live_', scopes: ['tickets:read'] });

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
 import { startApi, type TestApi } from '../support/api';
 import { createApiKey } from '../support/factories';
 import { accessToken, createAuthTenant, errorCode, requestToken } from '../support/auth-factories';
@@ -13,13 +12,13 @@ describe('revocation', () => {
   let t: Awaited<ReturnType<typeof createAuthTenant>>;
   let adminToken: string;
 
-  before(async () => {
+  beforeAll(async () => {
     a = await startApi();
     b = await startApi();
     t = await createAuthTenant(a.deps.db);
     adminToken = await accessToken(a, t.admin, t.org);
   });
-  after(async () => {
+  afterAll(async () => {
     await a?.stop();
     await b?.stop();
   });

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, importJWK, jwtVerify, SignJWT } from 'jose';
 import { authCacheStats } from '../../api/ticketing/auth';
 import { startApi, type TestApi } from '../support/api';
@@ -11,12 +10,12 @@ describe('POST /v1/auth/token and bearer authentication', () => {
   let other: TestApi; // a second API "process" on the same database and Redis
   let t: Awaited<ReturnType<typeof createAuthTenant>>;
 
-  before(async () => {
+  beforeAll(async () => {
     api = await startApi();
     other = await startApi();
     t = await createAuthTenant(api.deps.db);
   });
-  after(async () => {
+  afterAll(async () => {
     await api?.stop();
     await other?.stop();
   });

@@ -1,6 +1,5 @@
 // GET /v1/players/{id}/tickets and DELETE /v1/players/{id} (erasure) over HTTP.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
 import { assertError, startApi, type TestApi } from '../support/api';
 import { createApiKey, createTenant } from '../support/factories';
 import { insertEvent, insertMessage, insertTicket, uniquePlayerId as pid } from '../support/player-helpers';
@@ -12,12 +11,12 @@ let api: TestApi;
 let tenant: Awaited<ReturnType<typeof createTenant>>;
 let token: string;
 
-before(async () => {
+beforeAll(async () => {
   api = await startApi();
   tenant = await createTenant(api.deps.db);
   token = tenant.key.key;
 });
-after(() => api.stop());
+afterAll(() => api.stop());
 
 const upsert = (body: object) =>
   api.request('POST', '/v1/players', { token, body: { workspaceId: tenant.workspace.id, ...body } });
@@ -25,7 +24,7 @@ const upsert = (body: object) =>
 describe('GET /v1/players/{id}/tickets', () => {
   let player: any;
   const ids: Record<string, string> = {};
-  before(async () => {
+  beforeAll(async () => {
     player = (await upsert({ playerId: pid() })).body;
     const statuses = ['open', 'in_progress', 'resolved', 'closed', 'open'] as const;
     const base = Date.parse('2024-05-01T00:00:00Z');

@@ -1,6 +1,5 @@
 // Pure: the presenters the tickets resource reuses, and the upsert body schema.
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
 import type { PlayerRow } from '../../db/repositories/players';
 import { presentPlayer, presentPlayerExpansion } from '../../api/ticketing/players/presenters';
 import { UpsertPlayerBody } from '../../api/ticketing/players/schema';

@@ -1,6 +1,5 @@
 // POST /v1/players (upsert), GET /v1/players/{id}, GET /v1/players/lookup over HTTP.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
 import { assertError, startApi, type TestApi } from '../support/api';
 import { uniquePlayerId as pid } from '../support/player-helpers';
 import { createApiKey, createOrganization, createTenant, createWorkspace } from '../support/factories';
@@ -9,12 +8,12 @@ let api: TestApi;
 let tenant: Awaited<ReturnType<typeof createTenant>>;
 let token: string;
 
-before(async () => {
+beforeAll(async () => {
   api = await startApi();
   tenant = await createTenant(api.deps.db);
   token = tenant.key.key;
 });
-after(() => api.stop());
+afterAll(() => api.stop());
 
 const upsert = (body: unknown, key = token) => api.request('POST', '/v1/players', { token: key, body });
 
@@ -168,7 +167,7 @@ describe('POST /v1/players', () => {
 
 describe('GET /v1/players/{id} and /v1/players/lookup', () => {
   let player: any;
-  before(async () => {
+  beforeAll(async () => {
     player = (await upsert({ workspaceId: tenant.workspace.id, playerId: pid(), displayName: 'Looked Up' })).body;
   });
 

@@ -1,15 +1,14 @@
 // GET and PATCH /v1/workspaces/{workspace_id}/settings over HTTP.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
 import { DEFAULT_SETTINGS } from '../../lib/workspace-settings';
 import { assertError, startApi, type TestApi } from '../support/api';
 import { createApiKey, createTenant } from '../support/factories';
 
 let api: TestApi;
-before(async () => {
+beforeAll(async () => {
   api = await startApi();
 });
-after(() => api.stop());
+afterAll(() => api.stop());
 
 const path = (ws: string) => `/v1/workspaces/${ws}/settings`;
 

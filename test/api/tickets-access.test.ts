@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
 import { startApi, type TestApi } from '../support/api';
 import { createApiKey, createPlayer } from '../support/factories';
 import { assertError, createTicket, tenantWithPlayer, type Tenant } from '../support/tickets';
@@ -7,12 +6,12 @@ import { assertError, createTicket, tenantWithPlayer, type Tenant } from '../sup
 let api: TestApi;
 let t: Tenant;
 let other: Tenant;
-before(async () => {
+beforeAll(async () => {
   api = await startApi();
   t = await tenantWithPlayer(api);
   other = await tenantWithPlayer(api);
 });
-after(() => api?.stop());
+afterAll(() => api?.stop());
 
 test('no or bad credentials are 401', async () => {
   assertError(await api.request('GET', `/v1/tickets?workspaceId=${t.workspace.id}`), 401, 'unauthorized');

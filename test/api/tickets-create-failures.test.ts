@@ -1,7 +1,6 @@
 // "No ticket without a workflow, and no workflow without a ticket", proven with real
 // failures: Temporal unreachable, and Postgres refusing the insert.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
 import { Client, Connection } from '@temporalio/client';
 import { createApp } from '../../api/app';
 import { startApi, type TestApi } from '../support/api';
@@ -9,11 +8,11 @@ import { assertError, tenantWithPlayer, type Tenant } from '../support/tickets';
 
 let api: TestApi;
 let t: Tenant;
-before(async () => {
+beforeAll(async () => {
   api = await startApi();
   t = await tenantWithPlayer(api);
 });
-after(() => api?.stop());
+afterAll(() => api?.stop());
 
 const countTickets = async (title: string) =>
   (await api.deps.db.query('SELECT count(*)::int AS n FROM tickets WHERE workspace_id = $1 AND title = $2', [t.workspace.id, title])).rows[0].n;

@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
 import { startApi, type TestApi } from '../support/api';
 import { assertError, createTicket, eventually, tenantWithPlayer, type Tenant } from '../support/tickets';
 
 let api: TestApi;
 let t: Tenant;
-before(async () => {
+beforeAll(async () => {
   api = await startApi();
   t = await tenantWithPlayer(api);
 });
-after(() => api?.stop());
+afterAll(() => api?.stop());
 
 test('create returns 201 with the full ticket and defaults', async () => {
   const before = (await api.deps.db.query('SELECT last_seen_at FROM players WHERE id = $1', [t.player.id])).rows[0].last_seen_at;

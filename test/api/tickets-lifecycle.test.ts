@@ -1,16 +1,15 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
 import { startApi, type TestApi } from '../support/api';
 import { receivedMail } from '../support/mail';
 import { assertError, createTicket, tenantWithPlayer, type Tenant } from '../support/tickets';
 
 let api: TestApi;
 let t: Tenant;
-before(async () => {
+beforeAll(async () => {
   api = await startApi();
   t = await tenantWithPlayer(api);
 });
-after(() => api?.stop());
+afterAll(() => api?.stop());
 
 const call = (method: string, path: string, body?: unknown) => api.request(method, path, { token: t.token, body });
 const eventTypes = async (id: string) =>

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
 import { startApi, type TestApi } from '../support/api';
 import { assertError, createTicket, tenantWithPlayer, type Tenant } from '../support/tickets';
 
 let api: TestApi;
 let t: Tenant;
 let ids: Record<string, string> = {};
-before(async () => {
+beforeAll(async () => {
   api = await startApi();
   t = await tenantWithPlayer(api);
   const specs = [
@@ -19,7 +18,7 @@ before(async () => {
   await api.request('POST', `/v1/tickets/${ids.b}/assign`, { token: t.token, body: { agentId: t.agent.id } });
   await api.request('POST', `/v1/tickets/${ids.c}/resolve`, { token: t.token, body: { sendNotification: false } });
 });
-after(() => api?.stop());
+afterAll(() => api?.stop());
 
 const list = (query: string) => api.request('GET', `/v1/tickets?workspaceId=${t.workspace.id}&${query}`, { token: t.token });
 const idsOf = (res: { body: any }) => res.body.data.map((x: any) => x.id);

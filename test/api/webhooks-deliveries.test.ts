@@ -1,7 +1,6 @@
 // The delivery side of /v1/webhooks over HTTP, with the real `webhooks` worker and real
 // receivers on loopback: the test-event sender, the 7-day delivery log and redelivery.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
 import { Client, Connection } from '@temporalio/client';
 import { Webhook } from 'standardwebhooks';
 import { standardWebhooksKey, verifyServiceSignature } from '../../activities/webhooks/signing';
@@ -22,7 +21,7 @@ let ok: Receiver; // answers 204
 let flaky: Receiver; // 500 to the first request of each delivery, then 204
 let slow: Receiver; // 204 after 1.5 s
 
-before(async () => {
+beforeAll(async () => {
   api = await startApi({}, { resolveHost: fakeResolver });
   tenant = await createTenant(api.deps.db);
   token = tenant.key.key;
@@ -31,7 +30,7 @@ before(async () => {
   flaky = await startReceiver((_id, n) => (n === 1 ? 500 : 204));
   slow = await startReceiver(() => new Promise((r) => setTimeout(() => r(204), 1_500)));
 });
-after(async () => {
+afterAll(async () => {
   await Promise.all([ok, flaky, slow].map((r) => r?.stop()));
   await api.stop();
 });

@@ -1,6 +1,5 @@
 // /v1/webhooks over HTTP: register, list, get, patch, delete; validation, access, limits.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
 import { decryptSecret, webhookSecretKey } from '../../activities/webhooks/secret-box';
 import { isEndpointSecret } from '../../activities/webhooks/signing';
 import { assertError, startApi, type TestApi } from '../support/api';
@@ -12,13 +11,13 @@ let tenant: Awaited<ReturnType<typeof createTenant>>;
 let token: string;
 let ws: string;
 
-before(async () => {
+beforeAll(async () => {
   api = await startApi({}, { resolveHost: fakeResolver });
   tenant = await createTenant(api.deps.db);
   token = tenant.key.key;
   ws = tenant.workspace.id;
 });
-after(() => api.stop());
+afterAll(() => api.stop());
 
 const post = (body: unknown, key = token, headers?: Record<string, string>) => api.request('POST', '/v1/webhooks', { token: key, body, headers });
 const valid = (over: Record<string, unknown> = {}) => ({ workspaceId: ws, url: 'https://hooks.example.com/support', events: ['ticket.created'], ...over });

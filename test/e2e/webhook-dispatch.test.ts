@@ -2,7 +2,6 @@
 // scripts/test.sh runs: an event claimed by a dispatcher that died before starting its
 // workflow, and an event dispatched a second time after it was delivered.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
 import { envelope } from '../../activities/webhooks/fan-out';
 import { connectDb, type Db } from '../../db/db';
 import { loadConfig } from '../../lib/config';
@@ -17,7 +16,7 @@ let receiver: Awaited<ReturnType<typeof startVerifyingReceiver>>;
 let endpointId: string;
 let secret = '';
 
-before(async () => {
+beforeAll(async () => {
   db = await connectDb(loadConfig().databaseUrl, 4);
   workspaceId = (await createTenant(db)).workspace.id;
   receiver = await startVerifyingReceiver(() => secret);
@@ -25,7 +24,7 @@ before(async () => {
   endpointId = ep.id;
   secret = ep.secret;
 });
-after(async () => {
+afterAll(async () => {
   await receiver?.stop();
   await db?.close();
 });

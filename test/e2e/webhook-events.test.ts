@@ -3,7 +3,6 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, before, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { verifyServiceSignature } from '../../activities/webhooks/signing';
 import { startApi, type TestApi } from '../support/api';
@@ -19,7 +18,7 @@ let secret = '';
 let receiver: Awaited<ReturnType<typeof startVerifyingReceiver>>;
 let endpointId: string;
 
-before(async () => {
+beforeAll(async () => {
   api = await startApi();
   // urgent tickets breach their first-response SLA after one minute
   t = await tenantWithPlayer(api, { settings: { sla: { urgent: { firstResponseMinutes: 1, resolutionMinutes: 2 } } } });
@@ -28,7 +27,7 @@ before(async () => {
   secret = ep.secret;
   endpointId = ep.id;
 });
-after(async () => {
+afterAll(async () => {
   await receiver?.stop();
   await api?.stop();
 });

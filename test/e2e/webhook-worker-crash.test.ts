@@ -6,13 +6,12 @@
 // delivery rows and starts its workflows itself, bypassing the outbox dispatcher (why:
 // test/support/crash-harness.ts).
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
 import { createTenant } from '../support/factories';
 import { assertGenuine, assertSucceededFirstTime, insertDeliveries, sleep, useCrashHarness, waitUntil } from '../support/crash-harness';
 
 const harness = useCrashHarness();
 
-test('kill -9 of the webhooks worker mid-delivery: every event arrives, a repeat carries the same id', { timeout: 150_000 }, async (t) => {
+test('kill -9 of the webhooks worker mid-delivery: every event arrives, a repeat carries the same id', async () => {
   const EVENTS = 40;
   /** the receiver answers each request after 300-900 ms, so many attempts are in flight */
   const delayMs = () => 300 + Math.random() * 600;
@@ -23,7 +22,7 @@ test('kill -9 of the webhooks worker mid-delivery: every event arrives, a repeat
   /** after a worker dies its started workflow tasks time out (10 s) before another worker gets them */
   const RECOVERY_TIMEOUT_MS = 90_000;
 
-  const run = harness.run(t, 'mid');
+  const run = harness.run('mid');
   const { workspace } = await createTenant(harness.db);
   const { endpointId, receiver } = await run.receiverEndpoint(workspace.id, delayMs);
   const events = await insertDeliveries(harness.db, { workspaceId: workspace.id, endpointIds: [endpointId], count: EVENTS });
@@ -81,19 +80,19 @@ test('kill -9 of the webhooks worker mid-delivery: every event arrives, a repeat
 
   await assertSucceededFirstTime(harness.db, deliveryIds);
 
-  t.diagnostic(
+  console.log(
     `killed with ${answeredAtKill} answered, ${inFlightAtKill.size} unanswered at the receiver, ` +
       `${fromFirst.size} received from the first worker, ${openAtKill.size} workflows open (${unreported} of them already received); ` +
       `${repeated.size} repeated; all ${EVENTS} done ${recoveredAt - killedAt} ms after the kill (${recoveredAt - restartedAt} ms after the restart)`,
   );
-});
+}, 150_000);
 
 // An event's deliveries run side by side as local activities in one workflow task, which
 // stays open (unreported) until the slowest of them answers. A fast delivery that is
 // answered and recorded while a slow sibling is still in flight is therefore not known to
 // the server; when the worker dies, the next one re-runs it. It must find the recorded
 // attempt and return its outcome, not POST again (activities/webhooks/deliver.ts).
-test('kill -9 while a slow sibling delivery holds the workflow task open: a recorded attempt is not sent again', { timeout: 120_000 }, async (t) => {
+test('kill -9 while a slow sibling delivery holds the workflow task open: a recorded attempt is not sent again', async () => {
   const EVENTS = 10;
   const FAST_MS = 50;
   /** well under the 8 s after which the SDK reports a workflow task that local activities keep open */
@@ -101,7 +100,7 @@ test('kill -9 while a slow sibling delivery holds the workflow task open: a reco
   const START_EVERY_MS = 60;
   const RECOVERY_TIMEOUT_MS = 60_000;
 
-  const run = harness.run(t, 'sibling');
+  const run = harness.run('sibling');
   const { workspace } = await createTenant(harness.db);
   const fast = await run.receiverEndpoint(workspace.id, () => FAST_MS);
   const slow = await run.receiverEndpoint(workspace.id, () => SLOW_MS);
@@ -153,9 +152,9 @@ test('kill -9 while a slow sibling delivery holds the workflow task open: a reco
 
   await assertSucceededFirstTime(harness.db, [...fastIds, ...slowIds]);
 
-  t.diagnostic(
+  console.log(
     `killed ${killedAt - fast.receiver.requests[0].receivedAt} ms after the first fast request, with ${EVENTS}/${EVENTS} fast answered and recorded, ${EVENTS} slow in flight; ` +
       `fast received ${fast.receiver.requests.length}× for ${EVENTS}, slow ${slow.receiver.requests.length}× for ${EVENTS} (${slowRepeated} repeated); ` +
       `all done ${recoveredAt - killedAt} ms after the kill (${recoveredAt - restartedAt} ms after the restart)`,
   );
-});
+}, 120_000);

@@ -18,7 +18,6 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, before, type TestContext } from 'node:test';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { Webhook } from 'standardwebhooks';
 import { envelope } from '../../activities/webhooks/fan-out';
@@ -162,13 +161,18 @@ export function useCrashHarness() {
   let api: TestApi;
   let connection: Connection;
   let client: Client;
-  before(async () => {
+  /** runs of the current test, cleaned up when it ends */
+  const runs: CrashRun[] = [];
+  afterEach(async () => {
+    for (const run of runs.splice(0)) await run.cleanup();
+  });
+  beforeAll(async () => {
     api = await startApi();
     const config = loadConfig();
     connection = await Connection.connect({ address: config.temporalAddress });
     client = new Client({ connection, namespace: config.temporalNamespace });
   });
-  after(async () => {
+  afterAll(async () => {
     await connection?.close();
     await api?.stop();
   });
@@ -176,10 +180,10 @@ export function useCrashHarness() {
     get db() {
       return api.deps.db;
     },
-    /** a run of test `t` on a queue of its own, cleaned up when the test ends */
-    run(t: TestContext, name: string) {
+    /** a run of the current test on a queue of its own, cleaned up when the test ends */
+    run(name: string) {
       const run = new CrashRun(client, api.deps.db, `webhooks-crash-${name}-${process.pid}-${Date.now().toString(36)}`);
-      t.after(() => run.cleanup());
+      runs.push(run);
       return run;
     },
   };

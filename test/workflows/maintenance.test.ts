@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
 import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
 import type { ApplicationFailure } from '@temporalio/common';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -61,10 +60,10 @@ describe('purge logic (pure)', () => {
 
 describe('purgeRevokedKeys', () => {
   let db: Db;
-  before(async () => {
+  beforeAll(async () => {
     db = await connectDb(loadConfig().databaseUrl, 4);
   });
-  after(async () => db?.close());
+  afterAll(async () => db?.close());
 
   async function fixture() {
     const org = await createOrganization(db);
@@ -123,10 +122,10 @@ describe('purgeRevokedKeys', () => {
 
 describe('purgeWebhookLog', () => {
   let db: Db;
-  before(async () => {
+  beforeAll(async () => {
     db = await connectDb(loadConfig().databaseUrl, 4);
   });
-  after(async () => db?.close());
+  afterAll(async () => db?.close());
 
   const exists = async (id: string) => (await db.query('SELECT 1 FROM webhook_deliveries WHERE id = $1', [id])).rowCount === 1;
   const attempts = async (id: string) => (await db.query('SELECT 1 FROM webhook_attempts WHERE delivery_id = $1', [id])).rowCount;

@@ -1,7 +1,6 @@
 // Time-skipping tests of every ticket timer at its exact boundary, on the real
 // activities and the test database.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Worker } from '@temporalio/worker';
 import { connectDb, type Db } from '../../db/db';
@@ -26,14 +25,14 @@ let worker: Worker;
 let db: Db;
 let running: Promise<void>;
 
-before(async () => {
+beforeAll(async () => {
   db = await connectDb(loadConfig().databaseUrl, 5);
   env = await timeSkippingEnv();
   worker = await ticketWorker({ connection: env.nativeConnection, taskQueue: TASK_QUEUE, db });
   running = worker.run();
 });
 
-after(async () => {
+afterAll(async () => {
   worker?.shutdown();
   await running;
   await env?.teardown();

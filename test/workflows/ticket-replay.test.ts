@@ -2,7 +2,6 @@
 // breaks determinism for tickets already running fails here, before it reaches them.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'node:test';
 import { Worker } from '@temporalio/worker';
 import { workflowBundle } from '../support/temporal';
 

@@ -2,7 +2,6 @@
 // loopback that fails on purpose, with the real delivery activities.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, test } from 'node:test';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { Webhook } from 'standardwebhooks';
@@ -28,7 +27,7 @@ let db: Db;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let workspaceId: string;
 
-before(async () => {
+beforeAll(async () => {
   db = await connectDb(loadConfig().databaseUrl, 5);
   workspaceId = (await createTenant(db)).workspace.id;
   receiver = await startReceiver((id, n) => script.get(id)?.(n, id) ?? 200);
@@ -43,7 +42,7 @@ before(async () => {
   running = worker.run();
 });
 
-after(async () => {
+afterAll(async () => {
   worker?.shutdown();
   await running;
   await env?.teardown();
