@@ -6,6 +6,8 @@ import { Players1732160000002 } from './migrations/1732160000002-Players';
 import { Webhooks1732160000003 } from './migrations/1732160000003-Webhooks';
 import { WebhookDispatch1732160000004 } from './migrations/1732160000004-WebhookDispatch';
 import { WebhookBatches1732160000005 } from './migrations/1732160000005-WebhookBatches';
+import { TypeormMetadata1732160000006 } from './migrations/1732160000006-TypeormMetadata';
+import { ENTITIES } from './entities';
 
 // Schema changes only ever come from the hand-written migrations listed here;
 // `synchronize` stays off so TypeORM never alters a table by itself.
@@ -13,6 +15,7 @@ export const MIGRATIONS = [
   Initial1732160000000, AuthAudit1732160000001, Players1732160000002, Webhooks1732160000003,
   WebhookDispatch1732160000004,
   WebhookBatches1732160000005,
+  TypeormMetadata1732160000006,
 ];
 
 export function createDataSource(url: string, poolSize = 20): DataSource {
@@ -23,7 +26,9 @@ export function createDataSource(url: string, poolSize = 20): DataSource {
     migrationsRun: false,
     migrations: MIGRATIONS,
     migrationsTableName: 'schema_migrations',
-    entities: [],
+    // db/entities: the model in code. They never change the schema (synchronize is off);
+    // test/db/entities-match-schema.test.ts proves they agree with the migrations.
+    entities: ENTITIES,
     extra: { max: poolSize },
     logging: false,
   });

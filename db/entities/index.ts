@@ -1,0 +1,56 @@
+// Every table, one entity each. A new table: a hand-written migration in db/migrations
+// and an entity here, in the same commit (docs/data.md); the entities test fails otherwise.
+import { Agent } from './agent.entity';
+import { ApiKey } from './api-key.entity';
+import { Event } from './event.entity';
+import { IdempotencyKey } from './idempotency-key.entity';
+import { Message } from './message.entity';
+import { Notification } from './notification.entity';
+import { Organization } from './organization.entity';
+import { Player } from './player.entity';
+import { SigningKey } from './signing-key.entity';
+import { TicketAudit } from './ticket-audit.entity';
+import { TicketUsage } from './ticket-usage.entity';
+import { Ticket } from './ticket.entity';
+import { WebhookAttempt } from './webhook-attempt.entity';
+import { WebhookDelivery } from './webhook-delivery.entity';
+import { WebhookEndpoint } from './webhook-endpoint.entity';
+import { Workspace } from './workspace.entity';
+
+export {
+  Agent,
+  ApiKey,
+  Event,
+  IdempotencyKey,
+  Message,
+  Notification,
+  Organization,
+  Player,
+  SigningKey,
+  Ticket,
+  TicketAudit,
+  TicketUsage,
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookEndpoint,
+  Workspace,
+};
+
+export const ENTITIES = [
+  Organization,
+  Workspace,
+  ApiKey,
+  SigningKey,
+  Agent,
+  Player,
+  Ticket,
+  Message,
+  TicketAudit,
+  Event,
+  TicketUsage,
+  IdempotencyKey,
+  Notification,
+  WebhookEndpoint,
+  WebhookDelivery,
+  WebhookAttempt,
+];

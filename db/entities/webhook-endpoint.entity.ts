@@ -1,0 +1,42 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { Workspace } from './workspace.entity';
+
+/** A registered webhook receiver; soft-deleted so its delivery log keeps its foreign key. */
+@Entity({ name: 'webhook_endpoints' })
+@Index('webhook_endpoints_ws', ['workspaceId'], { where: 'deleted_at IS NULL' })
+export class WebhookEndpoint {
+  @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'webhook_endpoints_pkey' })
+  id!: string;
+
+  @Column({ name: 'workspace_id', type: 'text' })
+  workspaceId!: string;
+
+  @ManyToOne(() => Workspace, { nullable: false })
+  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'webhook_endpoints_workspace_id_fkey' })
+  workspace?: Relation<Workspace>;
+
+  @Column({ type: 'text' })
+  url!: string;
+
+  @Column({ type: 'text', array: true })
+  events!: string[];
+
+  @Column({ type: 'text', default: '' })
+  description!: string;
+
+  @Column({ type: 'boolean', default: true })
+  active!: boolean;
+
+  /** the signing secret, AES-256-GCM bound to the endpoint id; only the delivery opens it */
+  @Column({ name: 'secret_box', type: 'text' })
+  secretBox!: string;
+
+  @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
+  createdAt!: Date;
+
+  @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'now()' })
+  updatedAt!: Date;
+
+  @Column({ name: 'deleted_at', type: 'timestamptz', nullable: true })
+  deletedAt!: Date | null;
+}
