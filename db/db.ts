@@ -1,44 +1,101 @@
-import type { Pool, PoolClient, QueryResultRow } from 'pg';
-import type { DataSource } from 'typeorm';
+import { EntityManager, type DataSource } from 'typeorm';
 import { createDataSource } from './data-source';
 
+export interface QueryRows<R> {
+  rows: R[];
+  rowCount: number | null;
+}
+
+/** Raw SQL with node-postgres-shaped results, for SQL that needs Postgres itself. */
 export interface Queryable {
-  query<R extends QueryResultRow = any>(sql: string, params?: unknown[]): Promise<{ rows: R[]; rowCount: number | null }>;
+  query<R = any>(sql: string, params?: unknown[]): Promise<QueryRows<R>>;
 }
 
 /**
- * The storage handle every repository takes. TypeORM owns the connection pool and
- * the migrations; queries go straight to its pg pool, because the hot read paths are
- * measured against bare node-postgres and the query runner adds nothing we use.
+ * What a repository function takes as its first parameter: the EntityManager of the
+ * transaction it runs in (`db.transaction(async (m) => …)`), or a handle carrying one
+ * (the Db itself outside a transaction, or the Tx of `db.tx`).
+ */
+export type Executor = EntityManager | { manager: EntityManager };
+
+/** One transaction: its EntityManager and raw SQL on the same connection. */
+export interface Tx extends Queryable {
+  manager: EntityManager;
+}
+
+/**
+ * The storage handle of a process. TypeORM owns the pool, the entities and the
+ * migrations; everything here goes through TypeORM's public API (DataSource, QueryRunner,
+ * EntityManager), never the driver's internals.
  */
 export interface Db extends Queryable {
   dataSource: DataSource;
-  pool: Pool;
-  tx<T>(fn: (client: Queryable) => Promise<T>): Promise<T>;
+  /** the manager outside any transaction: each call takes its own pooled connection */
+  manager: EntityManager;
+  /** Runs `fn` in one transaction, passed explicitly as its EntityManager. */
+  transaction<T>(fn: (manager: EntityManager) => Promise<T>): Promise<T>;
+  /** The same transaction, handed over as a Tx (raw SQL and `.manager`). */
+  tx<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /** LISTEN on a dedicated connection; `onError` is told when that connection dies. */
+  listen(channel: string, handlers: { onNotify: () => void; onError: (err: Error) => void }): Promise<Listener>;
   close(): Promise<void>;
+}
+
+export interface Listener {
+  close(): Promise<void>;
+}
+
+export function managerOf(executor: Executor): EntityManager {
+  return executor instanceof EntityManager ? executor : executor.manager;
+}
+
+/**
+ * Raw SQL through TypeORM's query API, with the rows and the affected count. Inside a
+ * transaction it uses that transaction's connection; outside, a query runner of its own.
+ */
+export async function sql<R = any>(executor: Executor, text: string, params?: unknown[]): Promise<QueryRows<R>> {
+  const m = managerOf(executor);
+  const runner = m.queryRunner ?? m.connection.createQueryRunner();
+  try {
+    const result = await runner.query(text, params as any[] | undefined, true);
+    return { rows: (result.records ?? []) as R[], rowCount: result.affected ?? null };
+  } finally {
+    if (runner !== m.queryRunner) await runner.release();
+  }
+}
+
+export function txOf(manager: EntityManager): Tx {
+  return { manager, query: (text, params) => sql(manager, text, params) };
 }
 
 export async function connectDb(url: string, poolSize = 20): Promise<Db> {
   const dataSource = createDataSource(url, poolSize);
   await dataSource.initialize();
-  const pool: Pool = (dataSource.driver as any).master;
+  const manager = dataSource.manager;
   return {
     dataSource,
-    pool,
-    query: (sql, params) => pool.query(sql, params as any[]),
-    async tx(fn) {
-      const client: PoolClient = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        const result = await fn(client as unknown as Queryable);
-        await client.query('COMMIT');
-        return result;
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw err;
-      } finally {
-        client.release();
-      }
+    manager,
+    query: (text, params) => sql(manager, text, params),
+    transaction: (fn) => dataSource.transaction(fn),
+    tx: (fn) => dataSource.transaction((m) => fn(txOf(m))),
+    async listen(channel, handlers) {
+      if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
+      const runner = dataSource.createQueryRunner();
+      // The runner's own connection, held until close(): a LISTEN lives on one session.
+      const connection = await runner.connect();
+      connection.on('notification', handlers.onNotify);
+      // The runner releases a broken connection to the pool as broken by itself.
+      connection.on('error', handlers.onError);
+      await runner.query(`LISTEN ${channel}`);
+      return {
+        async close() {
+          connection.removeListener('notification', handlers.onNotify);
+          if (runner.isReleased) return;
+          await runner.query('UNLISTEN *').catch(() => undefined);
+          connection.removeListener('error', handlers.onError);
+          await runner.release();
+        },
+      };
     },
     close: () => dataSource.destroy(),
   };

@@ -6,9 +6,8 @@
 // restart between claim and start, or a reclaim never start a batch twice.
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
-import type { PoolClient } from 'pg';
 import { claimEvents, markDispatched, type ClaimedBatch } from '../activities/webhooks/fan-out';
-import type { Db } from '../db/db';
+import type { Db, Listener } from '../db/db';
 import type { Logger } from '../lib/logger';
 import {
   WEBHOOK_BATCH_WORKFLOW_TYPE,
@@ -45,7 +44,7 @@ export function createWebhookDispatcher(opts: DispatcherOptions): Dispatcher {
   const batchSize = opts.batchSize ?? 50;
   const pollIntervalMs = opts.pollIntervalMs ?? 1000;
   const reclaimAfterMs = opts.reclaimAfterMs ?? 30_000;
-  let listener: PoolClient | undefined;
+  let listener: Listener | undefined;
   let poll: NodeJS.Timeout | undefined;
   let stopped = false;
   let running: Promise<void> | undefined;
@@ -99,16 +98,15 @@ export function createWebhookDispatcher(opts: DispatcherOptions): Dispatcher {
   }
 
   async function listen(): Promise<void> {
-    const c = await db.pool.connect();
-    c.on('notification', wake);
-    c.on('error', (err) => {
-      logger.warn({ err }, 'webhook dispatcher lost its LISTEN connection; reconnecting');
-      c.release(err);
-      if (listener === c) listener = undefined;
-      if (!stopped) setTimeout(() => listen().catch(() => undefined), pollIntervalMs);
+    const l: Listener = await db.listen('events_outbox', {
+      onNotify: wake,
+      onError(err) {
+        logger.warn({ err }, 'webhook dispatcher lost its LISTEN connection; reconnecting');
+        if (listener === l) listener = undefined;
+        if (!stopped) setTimeout(() => listen().catch(() => undefined), pollIntervalMs);
+      },
     });
-    await c.query('LISTEN events_outbox');
-    listener = c;
+    listener = l;
     wake(); // whatever committed before LISTEN
   }
 
@@ -122,11 +120,8 @@ export function createWebhookDispatcher(opts: DispatcherOptions): Dispatcher {
       stopped = true;
       clearInterval(poll);
       await running;
-      if (listener) {
-        await listener.query('UNLISTEN *').catch(() => undefined);
-        listener.release();
-        listener = undefined;
-      }
+      await listener?.close();
+      listener = undefined;
     },
   };
 }

@@ -20,12 +20,12 @@ export const TICKET_SEARCH_EXPRESSION =
 @Check('tickets_status_check', `status IN ('open','in_progress','resolved','closed')`)
 @Check('tickets_priority_check', `priority IN ('low','medium','high','urgent')`)
 @Check('tickets_source_check', `source IN ('api','sdk','discord','steam','email')`)
-@Index('tickets_ws_created', ['workspaceId', 'createdAt', 'id'], { synchronize: false }) // list default sort and cursor
-@Index('tickets_ws_updated', ['workspaceId', 'updatedAt', 'id'], { synchronize: false }) // sortBy=updatedAt, updatedSince
-@Index('tickets_ws_status', ['workspaceId', 'status', 'createdAt'], { synchronize: false })
-@Index('tickets_ws_assignee', ['workspaceId', 'assigneeId', 'createdAt'], { synchronize: false })
-@Index('tickets_player', ['playerRef', 'createdAt'], { synchronize: false }) // a player's tickets, ticketCount
-@Index('tickets_search', ['search'], { synchronize: false }) // GIN: full-text search
+@Index('tickets_ws_created', { synchronize: false }) // (workspace_id, created_at DESC, id DESC): list default sort, cursor
+@Index('tickets_ws_updated', { synchronize: false }) // (workspace_id, updated_at DESC, id DESC): sortBy=updatedAt, updatedSince
+@Index('tickets_ws_status', { synchronize: false }) // (workspace_id, status, created_at DESC)
+@Index('tickets_ws_assignee', { synchronize: false }) // (workspace_id, assignee_id, created_at DESC)
+@Index('tickets_player', { synchronize: false }) // (player_ref, created_at DESC): a player's tickets, ticketCount
+@Index('tickets_search', { synchronize: false }) // GIN (search): full-text search
 export class Ticket {
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'tickets_pkey' })
   id!: string;

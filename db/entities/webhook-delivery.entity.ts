@@ -5,7 +5,7 @@ import { WebhookEndpoint } from './webhook-endpoint.entity';
 @Entity({ name: 'webhook_deliveries' })
 @Check('webhook_deliveries_status_check', `status IN ('pending','succeeded','failed','skipped')`)
 @Unique('webhook_deliveries_event_id_endpoint_id_key', ['eventId', 'endpointId'])
-@Index('webhook_deliveries_endpoint', ['endpointId', 'createdAt'], { synchronize: false }) // (endpoint_id, created_at DESC)
+@Index('webhook_deliveries_endpoint', { synchronize: false }) // (endpoint_id, created_at DESC)
 @Index('webhook_deliveries_created', ['createdAt']) // the 7-day purge
 export class WebhookDelivery {
   /** evt_: the envelope id */
