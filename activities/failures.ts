@@ -8,5 +8,8 @@ export const Failures = {
   ticketNotFound: (id: string) => ApplicationFailure.nonRetryable(`Ticket ${id} does not exist`, 'ticket_not_found'),
   versionConflict: (id: string, expected: number, found: number) =>
     ApplicationFailure.nonRetryable(`Ticket ${id} is at step ${found}, expected ${expected - 1}`, 'version_conflict'),
+  /** details[0]: the plan's monthly limit, for the API's 429 */
+  ticketQuotaExceeded: (limit: number) =>
+    ApplicationFailure.create({ message: `Monthly ticket quota of ${limit} reached`, type: 'ticket_quota_exceeded', nonRetryable: true, details: [limit] }),
   smtpRejected: (message: string) => ApplicationFailure.retryable(message, 'smtp_rejected'),
 } as const;

@@ -1,5 +1,8 @@
 import type { Db } from '../../db/db';
+import { organizationPlan } from '../../db/repositories/organizations';
+import { countTicketWithinQuota } from '../../db/repositories/ticket-usage';
 import { findTicket } from '../../db/repositories/tickets';
+import { MONTHLY_TICKET_QUOTA, usageMonth } from '../../lib/ticket-quota';
 import { resolveSettings, type WorkspaceSettings } from '../../lib/workspace-settings';
 import type { CreateTicketInput, TicketRecord } from '../../workflows/ticket/contract';
 import { PRIORITY_RANK } from '../../workflows/ticket/ticket.logic';
@@ -56,12 +59,13 @@ export async function insertTicket(db: Db, input: CreateTicketInput): Promise<{ 
       at: input.createdAt,
       dedupeKey: `ticket.created:${input.ticketId}`,
     });
-    // last, so the organization's one usage row is locked only until the commit
-    await c.query(
-      `INSERT INTO ticket_usage (organization_id, month, count) VALUES ($1, $2, 1)
-       ON CONFLICT (organization_id, month) DO UPDATE SET count = ticket_usage.count + 1`,
-      [input.organizationId, input.createdAt.slice(0, 7)],
-    );
+    // last, so the organization's one usage row is locked only until the commit; over
+    // the plan's quota nothing of this ticket commits
+    const plan = await organizationPlan(c, input.organizationId);
+    const limit = plan ? MONTHLY_TICKET_QUOTA[plan] : Infinity;
+    if (!(await countTicketWithinQuota(c, input.organizationId, usageMonth(input.createdAt), Number.isFinite(limit) ? limit : null))) {
+      throw Failures.ticketQuotaExceeded(limit);
+    }
     return { ticket, settings };
   });
 }

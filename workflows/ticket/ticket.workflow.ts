@@ -156,11 +156,17 @@ export async function ticketWorkflow(input: CreateTicketInput, carried?: Carried
       stored = await creation.insertTicket(input);
     } catch (err) {
       // No ticket without a workflow, and no workflow without a ticket: end here.
-      const cause = err instanceof ActivityFailure && err.cause instanceof ApplicationFailure ? err.cause : null;
-      creationFailure = ApplicationFailure.nonRetryable(
-        cause?.message ?? 'The ticket could not be stored',
-        cause?.type === 'player_not_found' ? 'player_not_found' : 'creation_failed',
-      );
+      // a local activity's failure arrives as the ApplicationFailure itself, not wrapped
+      const cause =
+        err instanceof ApplicationFailure ? err : err instanceof ActivityFailure && err.cause instanceof ApplicationFailure ? err.cause : null;
+      // the API answers these two with their own 4xx; anything else is a 503
+      const answered = cause?.type === 'player_not_found' || cause?.type === 'ticket_quota_exceeded';
+      creationFailure = ApplicationFailure.create({
+        message: cause?.message ?? 'The ticket could not be stored',
+        type: answered ? cause!.type! : 'creation_failed',
+        nonRetryable: true,
+        details: answered ? cause!.details ?? undefined : undefined,
+      });
       await condition(allHandlersFinished);
       return 'creation_failed';
     }

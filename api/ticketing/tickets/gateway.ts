@@ -3,6 +3,7 @@ import { ApplicationFailure, WorkflowNotFoundError, type UpdateDefinition } from
 import type { AppDeps } from '../../deps';
 import { AppError, errors } from '../../errors';
 import { findTicket } from '../../../db/repositories/tickets';
+import { quotaExceeded } from './quota';
 import {
   createdUpdate,
   TICKET_WORKFLOW_TYPE,
@@ -33,6 +34,8 @@ export async function startTicket(deps: AppDeps, input: CreateTicketInput): Prom
   } catch (err) {
     const failure = err instanceof WorkflowUpdateFailedError ? err.cause : undefined;
     if (failure instanceof ApplicationFailure && failure.type === 'player_not_found') throw errors.playerNotFound(input.playerId);
+    // a concurrent create took the month's last ticket after this one passed the early check
+    if (failure instanceof ApplicationFailure && failure.type === 'ticket_quota_exceeded') throw quotaExceeded(Number(failure.details?.[0]));
     deps.logger.warn({ err, ticketId: input.ticketId }, 'ticket creation failed');
     throw errors.unavailable('The ticket could not be created; nothing was stored, retry later');
   }
