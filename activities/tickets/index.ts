@@ -1,4 +1,5 @@
 import type { Db } from '../../db/db';
+import { findWorkspaceSettings } from '../../db/repositories/workspaces';
 import { resolveSettings } from '../../lib/workspace-settings';
 import type { TicketActivities } from '../../workflows/ticket/activities.contract';
 import { Failures } from '../failures';
@@ -16,9 +17,9 @@ export function createTicketActivities(deps: { db: Db; triager: Triager; mailer:
     applyTicketChange: (req) => applyTicketChange(db, req),
     sendResolutionNotification: (input) => sendResolutionNotification(db, mailer, input),
     async loadWorkspaceSettings({ workspaceId }) {
-      const { rows } = await db.query('SELECT settings FROM workspaces WHERE id = $1', [workspaceId]);
-      if (!rows[0]) throw Failures.workspaceNotFound(workspaceId);
-      return resolveSettings(rows[0].settings);
+      const settings = await findWorkspaceSettings(db, workspaceId);
+      if (!settings) throw Failures.workspaceNotFound(workspaceId);
+      return resolveSettings(settings);
     },
   };
 }

@@ -2,6 +2,7 @@ import type { Db } from '../../db/db';
 import { organizationPlan } from '../../db/repositories/organizations';
 import { countTicketWithinQuota } from '../../db/repositories/ticket-usage';
 import { findTicket } from '../../db/repositories/tickets';
+import { findWorkspaceSettings } from '../../db/repositories/workspaces';
 import { MONTHLY_TICKET_QUOTA, usageMonth } from '../../lib/ticket-quota';
 import { resolveSettings, type WorkspaceSettings } from '../../lib/workspace-settings';
 import type { CreateTicketInput, TicketRecord } from '../../workflows/ticket/contract';
@@ -16,9 +17,9 @@ import { recordEvent, ticketEventData } from './events';
  */
 export async function insertTicket(db: Db, input: CreateTicketInput): Promise<{ ticket: TicketRecord; settings: WorkspaceSettings }> {
   return db.tx(async (c) => {
-    const ws = await c.query('SELECT settings FROM workspaces WHERE id = $1', [input.workspaceId]);
-    if (!ws.rows[0]) throw Failures.workspaceNotFound(input.workspaceId);
-    const settings = resolveSettings(ws.rows[0].settings);
+    const stored = await findWorkspaceSettings(c, input.workspaceId);
+    if (!stored) throw Failures.workspaceNotFound(input.workspaceId);
+    const settings = resolveSettings(stored);
     const existing = await findTicket(c, input.ticketId);
     if (existing) return { ticket: existing, settings }; // a retry after a lost reply
 

@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import { errors } from '../errors';
 import type { AppDeps } from '../deps';
+import { findWorkspaceAccess } from '../../db/repositories/workspaces';
 
 export const SCOPES = [
   'tickets:read',
@@ -60,11 +61,7 @@ const workspaceCache = new Map<string, WorkspaceAccess | null>();
 
 async function loadWorkspace(deps: AppDeps, id: string): Promise<WorkspaceAccess | null> {
   if (workspaceCache.has(id)) return workspaceCache.get(id)!;
-  const { rows } = await deps.db.query(
-    'SELECT id, organization_id AS "organizationId", environment FROM workspaces WHERE id = $1',
-    [id],
-  );
-  const ws = (rows[0] as WorkspaceAccess | undefined) ?? null;
+  const ws = await findWorkspaceAccess(deps.db, id);
   if (ws) workspaceCache.set(id, ws);
   return ws;
 }

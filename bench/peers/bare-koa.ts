@@ -13,7 +13,7 @@ import Koa from 'koa';
 import { Pool } from 'pg';
 import { findTicket, listMessages } from '../../db/repositories/tickets';
 import { findPlayer } from '../../db/repositories/players';
-import { findAgent } from '../../api/ticketing/agents/repository';
+import { findAgent } from '../../db/repositories/agents';
 import { buildListQuery, countMatches } from '../../api/ticketing/tickets/list-query';
 
 const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 20 }); // the app's pool size (db/db.ts)

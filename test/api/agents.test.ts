@@ -1,6 +1,6 @@
 // POST /v1/agents, GET /v1/agents, GET /v1/agents/{id} over HTTP, and findAgent.
 import assert from 'node:assert/strict';
-import { findAgent } from '../../api/ticketing/agents/repository';
+import { findAgent } from '../../db/repositories/agents';
 import { assertError, startApi, type TestApi } from '../support/api';
 import { createApiKey, createTenant, createWorkspace } from '../support/factories';
 

@@ -1,18 +1,18 @@
-import type { AgentRow } from './repository';
+import type { AgentRecord } from '../../../db/repositories/agents';
 import type { AgentResponse, AssigneeResponse } from './schema';
 
-export function presentAgent(row: AgentRow): AgentResponse {
+export function presentAgent(row: AgentRecord): AgentResponse {
   return {
     id: row.id,
-    workspaceId: row.workspace_id,
+    workspaceId: row.workspaceId,
     name: row.name,
     email: row.email,
-    avatarUrl: row.avatar_url,
-    createdAt: row.created_at.toISOString(),
+    avatarUrl: row.avatarUrl,
+    createdAt: row.createdAt.toISOString(),
   };
 }
 
 /** The Agent as Document 1 shows it expanded in a ticket's `assignee`; null when unassigned. */
-export function presentAssignee(row: AgentRow | null | undefined): AssigneeResponse | null {
-  return row ? { id: row.id, name: row.name, avatarUrl: row.avatar_url } : null;
+export function presentAssignee(row: Pick<AgentRecord, 'id' | 'name' | 'avatarUrl'> | null | undefined): AssigneeResponse | null {
+  return row ? { id: row.id, name: row.name, avatarUrl: row.avatarUrl } : null;
 }

@@ -8,7 +8,7 @@ import { requireScope, requireWorkspace, workspaceIdOf, type Scope } from '../ac
 import { looksLikeId } from '../players/params';
 import { canUseWorkspace } from '../players/visibility';
 import { presentAgent } from './presenters';
-import { findAgentById, insertAgent, listAgents } from './repository';
+import { findAgentById, insertAgent, listAgents } from '../../../db/repositories/agents';
 import { AgentIdParams, CreateAgentBody, ListAgentsQuery } from './schema';
 
 /**
@@ -58,7 +58,7 @@ export function agentsRouter(deps: AppDeps): Router {
     const { id } = parse(AgentIdParams, ctx.params);
     const row = looksLikeId(id, 'agt') ? await findAgentById(deps.db, id) : null;
     // 404 rather than 403 for another workspace's agent: ids do not leak existence.
-    if (!row || !(await canUseWorkspace(ctx, deps, row.workspace_id))) throw errors.agentNotFound(id);
+    if (!row || !(await canUseWorkspace(ctx, deps, row.workspaceId))) throw errors.agentNotFound(id);
     ctx.body = presentAgent(row);
   });
 

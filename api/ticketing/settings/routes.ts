@@ -4,6 +4,7 @@ import type { AppDeps } from '../../deps';
 import { errors } from '../../errors';
 import { parse } from '../../validation';
 import { z } from '../../zod';
+import { findWorkspaceSettings, updateWorkspaceSettings } from '../../../db/repositories/workspaces';
 import { resolveSettings, type WorkspaceSettings } from '../../../lib/workspace-settings';
 import { requireScope, requireWorkspace, type Scope } from '../access';
 import { workspaceIdParam } from '../players/params';
@@ -46,23 +47,20 @@ export function settingsRouter(deps: AppDeps): Router {
 
   router.get('/workspaces/:workspace_id/settings', async (ctx) => {
     const id = await workspaceOf(ctx, 'tickets:read');
-    const { rows } = await deps.db.query('SELECT settings FROM workspaces WHERE id = $1', [id]);
-    ctx.body = present(id, rows[0]?.settings);
+    ctx.body = present(id, await findWorkspaceSettings(deps.db, id));
   });
 
   router.patch('/workspaces/:workspace_id/settings', async (ctx) => {
     const id = await workspaceOf(ctx, 'admin:all');
     const patch = parse(SettingsPatchBody, ctx.request.body);
-    ctx.body = await deps.db.tx(async (q) => {
-      // the row lock keeps two concurrent PATCHes from losing each other's fields
-      const { rows } = await q.query('SELECT settings FROM workspaces WHERE id = $1 FOR UPDATE', [id]);
-      const merged = mergePatch(rows[0]?.settings, patch);
-      // Validate the result, not just the patch: a new first-response target may
-      // conflict with a resolution target stored earlier.
-      const result = parse(WorkspaceSettingsResponse, present(id, merged));
-      await q.query('UPDATE workspaces SET settings = $2 WHERE id = $1', [id, JSON.stringify(merged)]);
-      return result;
-    });
+    ctx.body = await deps.db.transaction((m) =>
+      updateWorkspaceSettings(m, id, (stored) => {
+        const merged = mergePatch(stored, patch);
+        // Validate the result, not just the patch: a new first-response target may
+        // conflict with a resolution target stored earlier.
+        return { settings: merged, result: parse(WorkspaceSettingsResponse, present(id, merged)) };
+      }),
+    );
   });
 
   return router;

@@ -10,7 +10,7 @@ import { auth, requireScope, requireWorkspace } from '../access';
 import { changeTicket, startTicket } from './gateway';
 import { buildListQuery, countMatches } from './list-query';
 import { findPlayer, findPlayerByRef } from '../../../db/repositories/players';
-import { findAgent } from '../agents/repository';
+import { findAgent } from '../../../db/repositories/agents';
 import { presentAssignee } from '../agents/presenters';
 import { presentPlayerExpansion } from '../players/presenters';
 import { checkTicketQuota } from './quota';
