@@ -2,7 +2,7 @@ import type { AppDeps } from '../../deps';
 import { errors } from '../../errors';
 import { hashApiKey, keyKindOf } from '../../../lib/api-keys';
 import type { AuthContext } from '../access';
-import { keysRepository, type KeyRow, type KeysRepository } from './keys-repository';
+import { apiKeysRepository, type ApiKeysRepository, type KeyRow } from '../../../db/repositories/api-keys';
 import { signingKeys, type SigningKeys } from './signing-keys';
 import { newAuthCaches } from './token-cache';
 import { looksLikeJwt, verifyToken, type TokenClaims } from './tokens';
@@ -24,7 +24,7 @@ export interface Resolved {
 
 /** Everything auth keeps per app instance: the signing keys, caches and the repository. */
 export interface AuthServices {
-  repo: KeysRepository;
+  repo: ApiKeysRepository;
   signing: SigningKeys;
   /** A bearer value (a key or an access token) → its key row; 401 for anything unusable. */
   resolve(credential: string): Promise<Resolved>;
@@ -46,7 +46,7 @@ export function authServices(deps: AppDeps): AuthServices {
 }
 
 function createAuthServices(deps: AppDeps): AuthServices {
-  const repo = keysRepository(deps.db);
+  const repo = apiKeysRepository(deps.db);
   const signing = signingKeys(deps.db, deps.config.jwtPrivateKeyPem, deps.logger);
   const { tokens, keys } = newAuthCaches<TokenClaims, KeyRow | null>();
   // Concurrent misses for the same key share one query (a cold start under load).

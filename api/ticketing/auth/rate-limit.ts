@@ -5,7 +5,7 @@ import type { Context, Middleware } from 'koa';
 import type { AppDeps } from '../../deps';
 import { errors } from '../../errors';
 import { auth } from '../access';
-import type { Plan } from './keys-repository';
+import type { Plan } from '../../../db/entities/organization.entity';
 import { rateLimitLog, revokedMarker } from './revocation';
 
 /** Requests per rolling 60 s window, per API key, from the spec's Limits table. */

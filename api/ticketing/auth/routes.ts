@@ -7,7 +7,7 @@ import { generateApiKey, hashApiKey, keyKindOf } from '../../../lib/api-keys';
 import { newId } from '../../../lib/ids';
 import { auth, requireScope, type AuthContext } from '../access';
 import { authServices, type AuthServices } from './credentials';
-import type { KeyReach } from './keys-repository';
+import type { KeyReach } from '../../../db/repositories/api-keys';
 import { presentKey } from './presenters';
 import { applyRateLimit, gate, planLimits } from './rate-limit';
 import { markRevoked } from './revocation';
