@@ -14,7 +14,7 @@ import type { AppDeps } from '../../deps';
 import { errors } from '../../errors';
 import { attemptsOf, claimForRedelivery, deleteUnsentDelivery, findDelivery, insertSyntheticDelivery, unclaim } from './deliveries';
 import { presentDelivery } from './presenters';
-import type { EndpointRow } from './repository';
+import type { EndpointRecord } from '../../../db/repositories/webhook-endpoints';
 import { sampleEventData } from './samples';
 import type { WebhookDelivery, WebhookEventType } from './schema';
 
@@ -44,7 +44,7 @@ async function startDelivery(deps: AppDeps, input: WebhookDeliveryInput): Promis
 const inProgress = (id: string) =>
   errors.conflict('delivery_in_progress', `Delivery '${id}' is still being sent; redeliver it once it has succeeded or failed`);
 
-export function assertActive(endpoint: EndpointRow): void {
+export function assertActive(endpoint: EndpointRecord): void {
   if (!endpoint.active) {
     throw errors.conflict('webhook_paused', `Webhook '${endpoint.id}' is paused; set active to true to send to it`);
   }
@@ -60,7 +60,7 @@ async function current(deps: AppDeps, endpointId: string, deliveryId: string): P
  * Sends a finished delivery again on the full retry schedule, keeping its evt_ id (the
  * receiver's deduplication key); attempt numbers continue after the ones already made.
  */
-export async function redeliver(deps: AppDeps, endpoint: EndpointRow, deliveryId: string): Promise<WebhookDelivery> {
+export async function redeliver(deps: AppDeps, endpoint: EndpointRecord, deliveryId: string): Promise<WebhookDelivery> {
   assertActive(endpoint);
   const claimed = await claimForRedelivery(deps.db, endpoint.id, deliveryId);
   if (claimed === 'missing') throw errors.notFound('delivery_not_found', `No delivery '${deliveryId}' in this webhook's log`);
@@ -82,15 +82,15 @@ export async function redeliver(deps: AppDeps, endpoint: EndpointRow, deliveryId
  */
 export async function sendTest(
   deps: AppDeps,
-  endpoint: EndpointRow,
+  endpoint: EndpointRecord,
   type: WebhookEventType,
 ): Promise<{ done: boolean; delivery: WebhookDelivery }> {
   assertActive(endpoint);
   const id = newId('evt');
   const now = new Date();
-  const data = sampleEventData(type, endpoint.workspace_id, now);
-  const body = envelope(id, { type, workspaceId: endpoint.workspace_id, occurredAt: now, data });
-  await insertSyntheticDelivery(deps.db, { id, eventId: newId('evt'), endpointId: endpoint.id, workspaceId: endpoint.workspace_id, type, body });
+  const data = sampleEventData(type, endpoint.workspaceId, now);
+  const body = envelope(id, { type, workspaceId: endpoint.workspaceId, occurredAt: now, data });
+  await insertSyntheticDelivery(deps.db, { id, eventId: newId('evt'), endpointId: endpoint.id, workspaceId: endpoint.workspaceId, type, body });
   const started = await startDelivery(deps, { deliveryId: id, mode: 'once' });
   if (!started.ok) {
     await deleteUnsentDelivery(deps.db, id);

@@ -1,20 +1,20 @@
 import type { AttemptRow, DeliveryRow } from './deliveries';
-import type { EndpointRow } from './repository';
+import type { EndpointRecord } from '../../../db/repositories/webhook-endpoints';
 import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookEventType } from './schema';
 
 const iso = (d: Date) => d.toISOString();
 
 /** The Webhook endpoint object of Document 1, without `secret` (shown only on create). */
-export function presentEndpoint(row: EndpointRow): WebhookEndpoint {
+export function presentEndpoint(row: EndpointRecord): WebhookEndpoint {
   return {
     id: row.id,
-    workspaceId: row.workspace_id,
+    workspaceId: row.workspaceId,
     url: row.url,
-    events: row.events,
+    events: row.events as WebhookEventType[],
     description: row.description,
     active: row.active,
-    createdAt: iso(row.created_at),
-    updatedAt: iso(row.updated_at),
+    createdAt: iso(row.createdAt),
+    updatedAt: iso(row.updatedAt),
   };
 }
 

@@ -13,7 +13,14 @@ import { canUseWorkspace } from '../players/visibility';
 import { attemptsOf, listDeliveries } from './deliveries';
 import { redeliver, sendTest } from './gateway';
 import { presentDelivery, presentEndpoint } from './presenters';
-import { deleteEndpoint, findEndpoint, insertEndpoint, listEndpoints, updateEndpoint, type EndpointRow } from './repository';
+import {
+  deleteEndpoint,
+  findEndpoint,
+  insertEndpoint,
+  listEndpoints,
+  updateEndpoint,
+  type EndpointRecord,
+} from '../../../db/repositories/webhook-endpoints';
 import {
   CreateWebhookBody,
   DeliveriesQuery,
@@ -21,6 +28,7 @@ import {
   MAX_ENDPOINTS_PER_WORKSPACE,
   PatchWebhookBody,
   TestWebhookBody,
+  type WebhookEventType,
 } from './schema';
 
 /**
@@ -46,9 +54,9 @@ export function webhooksRouter(deps: AppDeps): Router {
   }
 
   /** A live endpoint the caller may use; any other id is indistinguishable from a missing one. */
-  async function visibleEndpoint(ctx: Context, id: string): Promise<EndpointRow> {
+  async function visibleEndpoint(ctx: Context, id: string): Promise<EndpointRecord> {
     const row = looksLikeId(id, 'wh') ? await findEndpoint(deps.db, id) : null;
-    if (!row || !(await canUseWorkspace(ctx, deps, row.workspace_id))) {
+    if (!row || !(await canUseWorkspace(ctx, deps, row.workspaceId))) {
       throw errors.notFound('webhook_not_found', `No webhook endpoint '${id}' in this workspace`);
     }
     return row;
@@ -150,7 +158,7 @@ export function webhooksRouter(deps: AppDeps): Router {
     requireManage(ctx);
     const body = parse(TestWebhookBody, ctx.request.body);
     const endpoint = await visibleEndpoint(ctx, ctx.params.id);
-    const event = body.event ?? endpoint.events[0];
+    const event = body.event ?? (endpoint.events[0] as WebhookEventType);
     if (!endpoint.events.includes(event)) {
       throw errors.validation(`event: the webhook is not subscribed to '${event}'; it receives ${endpoint.events.join(', ')}`);
     }

@@ -1,0 +1,86 @@
+// webhook_endpoints. secret_box is written once at creation; only the delivery reads it
+// (webhook-deliveries.ts, deliveryToAttempt).
+import { In, IsNull } from 'typeorm';
+import { WebhookEndpoint } from '../entities';
+import { managerOf, type Executor } from '../db';
+import { lockWorkspace } from './workspaces';
+
+/** An endpoint as the API shows it: everything but the secret. */
+export type EndpointRecord = Omit<WebhookEndpoint, 'secretBox' | 'deletedAt' | 'workspace'>;
+
+const SHOWN = { id: true, workspaceId: true, url: true, events: true, description: true, active: true, createdAt: true, updatedAt: true } as const;
+
+export interface NewEndpoint {
+  id: string;
+  workspaceId: string;
+  url: string;
+  events: string[];
+  description: string;
+  active: boolean;
+  secretBox: string;
+}
+
+/**
+ * Inserts unless the workspace already has `max` live endpoints; null when it has. Runs
+ * in its own transaction: the workspace lock serialises creates, so two at once cannot
+ * both pass the count.
+ */
+export async function insertEndpoint(
+  db: { transaction<T>(fn: (m: import('typeorm').EntityManager) => Promise<T>): Promise<T> },
+  e: NewEndpoint,
+  max: number,
+): Promise<EndpointRecord | null> {
+  return db.transaction(async (m) => {
+    await lockWorkspace(m, e.workspaceId);
+    const live = await m.count(WebhookEndpoint, { where: { workspaceId: e.workspaceId, deletedAt: IsNull() } });
+    if (live >= max) return null;
+    await m.insert(WebhookEndpoint, e);
+    return m.findOne(WebhookEndpoint, { select: SHOWN, where: { id: e.id } });
+  });
+}
+
+/** A live (not deleted) endpoint by id. */
+export async function findEndpoint(executor: Executor, id: string): Promise<EndpointRecord | null> {
+  return managerOf(executor).findOne(WebhookEndpoint, { select: SHOWN, where: { id, deletedAt: IsNull() } });
+}
+
+export async function listEndpoints(executor: Executor, workspaceId: string): Promise<EndpointRecord[]> {
+  return managerOf(executor).find(WebhookEndpoint, {
+    select: SHOWN,
+    where: { workspaceId, deletedAt: IsNull() },
+    order: { createdAt: 'ASC', id: 'ASC' },
+  });
+}
+
+/** The live endpoints of these workspaces, with what the fan-out needs to route events. */
+export async function liveEndpointsOf(executor: Executor, workspaceIds: string[]) {
+  return managerOf(executor).find(WebhookEndpoint, {
+    select: { id: true, workspaceId: true, events: true, active: true },
+    where: { workspaceId: In(workspaceIds), deletedAt: IsNull() },
+  });
+}
+
+export interface EndpointChange {
+  url?: string;
+  events?: string[];
+  description?: string;
+  active?: boolean;
+}
+
+/** Applies the given fields; null when the endpoint was deleted meanwhile. */
+export async function updateEndpoint(executor: Executor, id: string, change: EndpointChange): Promise<EndpointRecord | null> {
+  const m = managerOf(executor);
+  const given = Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined));
+  const { affected } = await m.update(WebhookEndpoint, { id, deletedAt: IsNull() }, { ...given, updatedAt: () => 'now()' });
+  return affected ? findEndpoint(m, id) : null;
+}
+
+/** Soft delete: the delivery log keeps its foreign key; false when already deleted. */
+export async function deleteEndpoint(executor: Executor, id: string): Promise<boolean> {
+  const { affected } = await managerOf(executor).update(
+    WebhookEndpoint,
+    { id, deletedAt: IsNull() },
+    { deletedAt: () => 'now()', updatedAt: () => 'now()' },
+  );
+  return affected === 1;
+}
