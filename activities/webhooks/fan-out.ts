@@ -2,7 +2,17 @@
 // subscribed endpoint, grouped in dispatch batches. The rows are committed before any
 // workflow starts, so the set a batch workflow is started with is fixed and a restart
 // re-starts the same set (docs/webhooks.md, "From event to delivery").
-import type { Db, Queryable } from '../../db/db';
+import type { Db, Executor } from '../../db/db';
+import {
+  assignBatch,
+  lockUndispatchedEvents,
+  markClaimed,
+  markDispatched as markBatchesDispatched,
+  undispatchedBatches,
+  type OutboxEvent,
+} from '../../db/repositories/events';
+import { insertDeliveries, type NewDelivery } from '../../db/repositories/webhook-deliveries';
+import { liveEndpointsOf } from '../../db/repositories/webhook-endpoints';
 import { newId } from '../../lib/ids';
 
 export interface ClaimedBatch {
@@ -12,15 +22,7 @@ export interface ClaimedBatch {
   events: number;
 }
 
-interface EventRow {
-  id: string;
-  workspace_id: string;
-  type: string;
-  data: unknown;
-  occurred_at: Date;
-  claimed_at: Date | null;
-  batch_id: string | null;
-}
+type EventRow = OutboxEvent;
 
 /** The envelope as the spec defines it; its bytes are stored and sent unchanged on every attempt. */
 export function envelope(deliveryId: string, e: { type: string; workspaceId: string; occurredAt: Date | string; data: unknown }): string {
@@ -41,13 +43,7 @@ export function envelope(deliveryId: string, e: { type: string; workspaceId: str
  */
 export async function claimEvents(db: Db, opts: { limit: number; reclaimAfterMs: number }): Promise<ClaimedBatch[]> {
   return db.tx(async (q) => {
-    const { rows: events } = await q.query<EventRow>(
-      `SELECT id, workspace_id, type, data, occurred_at, claimed_at, batch_id FROM events
-        WHERE dispatched_at IS NULL
-          AND (claimed_at IS NULL OR claimed_at < now() - make_interval(secs => $2::double precision / 1000))
-        ORDER BY occurred_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`,
-      [opts.limit, opts.reclaimAfterMs],
-    );
+    const events = await lockUndispatchedEvents(q, opts.limit, opts.reclaimAfterMs);
     if (!events.length) return [];
     const fresh = events.filter((e) => !e.claimed_at);
     const batchIds = new Set(events.filter((e) => e.claimed_at).map((e) => e.batch_id ?? e.id));
@@ -55,59 +51,39 @@ export async function claimEvents(db: Db, opts: { limit: number; reclaimAfterMs:
       const batchId = newId('whb');
       batchIds.add(batchId);
       await createDeliveries(q, fresh);
-      await q.query(`UPDATE events SET batch_id = $2 WHERE id = ANY($1::text[])`, [fresh.map((e) => e.id), batchId]);
+      await assignBatch(q, fresh.map((e) => e.id), batchId);
     }
     // a claim from before batches existed is its own batch
-    await q.query(`UPDATE events SET claimed_at = now(), batch_id = COALESCE(batch_id, id) WHERE id = ANY($1::text[])`, [events.map((e) => e.id)]);
-    const { rows } = await q.query<{ batch_id: string; ids: string[]; events: number }>(
-      `SELECT e.batch_id, array_agg(d.id ORDER BY d.id) FILTER (WHERE d.status = 'pending' AND NOT d.synthetic) AS ids,
-              count(DISTINCT e.id)::int AS events
-         FROM events e LEFT JOIN webhook_deliveries d ON d.event_id = e.id
-        WHERE e.batch_id = ANY($1::text[]) AND e.dispatched_at IS NULL
-        GROUP BY e.batch_id`,
-      [[...batchIds]],
-    );
+    await markClaimed(q, events.map((e) => e.id));
+    const rows = await undispatchedBatches(q, [...batchIds]);
     const idle = rows.filter((r) => !r.ids?.length).map((r) => r.batch_id);
     await markDispatched(q, idle);
-    return rows.filter((r) => r.ids?.length).map((r) => ({ batchId: r.batch_id, deliveryIds: r.ids, events: r.events }));
+    return rows.filter((r) => r.ids?.length).map((r) => ({ batchId: r.batch_id, deliveryIds: r.ids!, events: r.events }));
   });
 }
 
-async function createDeliveries(q: Queryable, events: EventRow[]): Promise<void> {
-  const { rows: endpoints } = await q.query<{ id: string; workspace_id: string; events: string[]; active: boolean }>(
-    `SELECT id, workspace_id, events, active FROM webhook_endpoints
-      WHERE workspace_id = ANY($1::text[]) AND deleted_at IS NULL`,
-    [[...new Set(events.map((e) => e.workspace_id))]],
-  );
-  const cols = { id: [] as string[], endpoint: [] as string[], event: [] as string[], type: [] as string[], ws: [] as string[], body: [] as string[], status: [] as string[] };
+async function createDeliveries(q: Executor, events: EventRow[]): Promise<void> {
+  const endpoints = await liveEndpointsOf(q, [...new Set(events.map((e) => e.workspace_id))]);
+  const rows: NewDelivery[] = [];
   for (const e of events) {
     for (const ep of endpoints) {
-      if (ep.workspace_id !== e.workspace_id || !ep.events.includes(e.type)) continue;
+      if (ep.workspaceId !== e.workspace_id || !ep.events.includes(e.type)) continue;
       const id = newId('evt');
-      cols.id.push(id);
-      cols.endpoint.push(ep.id);
-      cols.event.push(e.id);
-      cols.type.push(e.type);
-      cols.ws.push(e.workspace_id);
-      cols.body.push(envelope(id, { type: e.type, workspaceId: e.workspace_id, occurredAt: e.occurred_at, data: e.data }));
-      cols.status.push(ep.active ? 'pending' : 'skipped');
+      rows.push({
+        id,
+        endpointId: ep.id,
+        eventId: e.id,
+        eventType: e.type,
+        workspaceId: e.workspace_id,
+        body: envelope(id, { type: e.type, workspaceId: e.workspace_id, occurredAt: e.occurred_at, data: e.data }),
+        status: ep.active ? 'pending' : 'skipped',
+      });
     }
   }
-  if (!cols.id.length) return;
-  await q.query(
-    `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, workspace_id, body, status, completed_at)
-     SELECT d.id, d.endpoint_id, d.event_id, d.event_type, d.workspace_id, d.body, d.status,
-            CASE WHEN d.status = 'skipped' THEN now() END
-       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
-         AS d(id, endpoint_id, event_id, event_type, workspace_id, body, status)
-     ON CONFLICT (event_id, endpoint_id) DO NOTHING`,
-    [cols.id, cols.endpoint, cols.event, cols.type, cols.ws, cols.body, cols.status],
-  );
+  await insertDeliveries(q, rows);
 }
 
 /** The batches whose workflows are started (or had nothing to send): done with their events. */
-export async function markDispatched(db: Queryable, batchIds: string[]): Promise<void> {
-  if (batchIds.length) {
-    await db.query(`UPDATE events SET dispatched_at = now() WHERE batch_id = ANY($1::text[]) AND dispatched_at IS NULL`, [batchIds]);
-  }
+export async function markDispatched(db: Executor, batchIds: string[]): Promise<void> {
+  await markBatchesDispatched(db, batchIds);
 }

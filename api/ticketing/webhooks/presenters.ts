@@ -1,4 +1,5 @@
-import type { AttemptRow, DeliveryRow } from './deliveries';
+import type { WebhookAttempt as AttemptRow } from '../../../db/entities';
+import type { DeliveryRow } from './deliveries';
 import type { EndpointRecord } from '../../../db/repositories/webhook-endpoints';
 import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookEventType } from './schema';
 
@@ -21,10 +22,10 @@ export function presentEndpoint(row: EndpointRecord): WebhookEndpoint {
 export function presentAttempt(a: AttemptRow): WebhookAttempt {
   return {
     attempt: a.attempt,
-    scheduledAt: iso(a.scheduled_at),
-    startedAt: iso(a.started_at),
-    statusCode: a.status_code,
-    latencyMs: a.latency_ms,
+    scheduledAt: iso(a.scheduledAt),
+    startedAt: iso(a.startedAt),
+    statusCode: a.statusCode,
+    latencyMs: a.latencyMs,
     error: a.error,
   };
 }

@@ -1,0 +1,95 @@
+// events: the outbox of domain events. Every change that announces itself appends here
+// in its own transaction (recordEvent, the only writer); the webhook dispatcher claims
+// what has committed (SKIP LOCKED, SQL through the query API) and marks it dispatched.
+import { newId } from '../../lib/ids';
+import { sql, type Executor } from '../db';
+
+export type EventType =
+  | 'ticket.created'
+  | 'ticket.assigned'
+  | 'ticket.resolved'
+  | 'ticket.closed'
+  | 'message.created'
+  | 'player.created'
+  | 'sla.breached';
+
+export interface NewEvent {
+  workspaceId: string;
+  type: EventType;
+  subjectId: string;
+  data: unknown;
+  at: string | Date;
+  /** from the workflow step or the entity: a retried write records its event once */
+  dedupeKey: string;
+}
+
+/** Appends to the outbox inside the caller's transaction; a second event with the same dedupeKey is dropped. */
+export async function recordEvent(executor: Executor, e: NewEvent): Promise<void> {
+  await sql(
+    executor,
+    `INSERT INTO events (id, workspace_id, type, subject_id, data, occurred_at, dedupe_key)
+     VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (dedupe_key) DO NOTHING`,
+    [newId('evt'), e.workspaceId, e.type, e.subjectId, JSON.stringify(e.data), e.at, e.dedupeKey],
+  );
+}
+
+export interface OutboxEvent {
+  id: string;
+  workspace_id: string;
+  type: string;
+  data: unknown;
+  occurred_at: Date;
+  claimed_at: Date | null;
+  batch_id: string | null;
+}
+
+/**
+ * Up to `limit` undispatched events, oldest first, locked for the caller's transaction
+ * (SKIP LOCKED: dispatchers on several workers share the work): never claimed, or claimed
+ * more than `reclaimAfterMs` ago and never dispatched.
+ */
+export async function lockUndispatchedEvents(executor: Executor, limit: number, reclaimAfterMs: number): Promise<OutboxEvent[]> {
+  const { rows } = await sql<OutboxEvent>(
+    executor,
+    `SELECT id, workspace_id, type, data, occurred_at, claimed_at, batch_id FROM events
+      WHERE dispatched_at IS NULL
+        AND (claimed_at IS NULL OR claimed_at < now() - make_interval(secs => $2::double precision / 1000))
+      ORDER BY occurred_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`,
+    [limit, reclaimAfterMs],
+  );
+  return rows;
+}
+
+/** Puts fresh events into a dispatch batch. */
+export async function assignBatch(executor: Executor, eventIds: string[], batchId: string): Promise<void> {
+  await sql(executor, `UPDATE events SET batch_id = $2 WHERE id = ANY($1::text[])`, [eventIds, batchId]);
+}
+
+/** Claimed now; a claim from before batches existed becomes its own batch. */
+export async function markClaimed(executor: Executor, eventIds: string[]): Promise<void> {
+  await sql(executor, `UPDATE events SET claimed_at = now(), batch_id = COALESCE(batch_id, id) WHERE id = ANY($1::text[])`, [eventIds]);
+}
+
+/** Per undispatched batch: its pending (non-synthetic) delivery ids and its event count. */
+export async function undispatchedBatches(
+  executor: Executor,
+  batchIds: string[],
+): Promise<Array<{ batch_id: string; ids: string[] | null; events: number }>> {
+  const { rows } = await sql<{ batch_id: string; ids: string[] | null; events: number }>(
+    executor,
+    `SELECT e.batch_id, array_agg(d.id ORDER BY d.id) FILTER (WHERE d.status = 'pending' AND NOT d.synthetic) AS ids,
+            count(DISTINCT e.id)::int AS events
+       FROM events e LEFT JOIN webhook_deliveries d ON d.event_id = e.id
+      WHERE e.batch_id = ANY($1::text[]) AND e.dispatched_at IS NULL
+      GROUP BY e.batch_id`,
+    [batchIds],
+  );
+  return rows;
+}
+
+/** The batches whose workflows are started (or had nothing to send): done with their events. */
+export async function markDispatched(executor: Executor, batchIds: string[]): Promise<void> {
+  if (batchIds.length) {
+    await sql(executor, `UPDATE events SET dispatched_at = now() WHERE batch_id = ANY($1::text[]) AND dispatched_at IS NULL`, [batchIds]);
+  }
+}

@@ -1,0 +1,225 @@
+// webhook_deliveries and webhook_attempts: the delivery log. The log page and the
+// delivery activity's reads and writes are SQL through the query API: the page's cursor
+// needs created_at to the microsecond (a JS Date keeps milliseconds and would skip rows),
+// the fan-out inserts a batch with ON CONFLICT, and an attempt is recorded together with
+// its delivery row in one statement.
+import type { EntityManager } from 'typeorm';
+import { In, Raw } from 'typeorm';
+import { WebhookAttempt, WebhookDelivery } from '../entities';
+import { managerOf, sql, type Executor } from '../db';
+
+/** Spec: "Successful and failed deliveries are kept in a delivery log for 7 days." */
+export const LOG_RETENTION = "interval '7 days'";
+const inLog = Raw((createdAt) => `${createdAt} > now() - ${LOG_RETENTION}`);
+
+export type DeliveryStatus = WebhookDelivery['status'];
+
+export interface DeliveryRow {
+  id: string;
+  event_type: string;
+  status: DeliveryStatus;
+  attempts: number;
+  synthetic: boolean;
+  body: string;
+  created_at: Date;
+  completed_at: Date | null;
+  /** created_at in UTC with microseconds, for the cursor */
+  created_key: string;
+}
+
+const COLUMNS = `id, event_type, status, attempts, synthetic, body, created_at, completed_at,
+  to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_key`;
+
+/** One page of an endpoint's log, newest first by (created_at, id), after `before` when given. */
+export async function pageOfDeliveries(
+  executor: Executor,
+  endpointId: string,
+  q: { status: DeliveryStatus | null; before: { at: string; id: string } | null; limit: number },
+): Promise<DeliveryRow[]> {
+  const where = ['endpoint_id = $1', `created_at > now() - ${LOG_RETENTION}`];
+  const params: unknown[] = [endpointId];
+  if (q.status) {
+    params.push(q.status);
+    where.push(`status = $${params.length}`);
+  }
+  if (q.before) {
+    params.push(q.before.at, q.before.id);
+    where.push(`(created_at, id) < ($${params.length - 1}::timestamptz, $${params.length})`);
+  }
+  params.push(q.limit);
+  const { rows } = await sql<DeliveryRow>(
+    executor,
+    `SELECT ${COLUMNS} FROM webhook_deliveries WHERE ${where.join(' AND ')}
+      ORDER BY created_at DESC, id DESC LIMIT $${params.length}`,
+    params,
+  );
+  return rows;
+}
+
+/** A delivery of this endpoint that is still in the 7-day log. */
+export async function findLoggedDelivery(executor: Executor, endpointId: string, id: string): Promise<DeliveryRow | null> {
+  const { rows } = await sql<DeliveryRow>(
+    executor,
+    `SELECT ${COLUMNS} FROM webhook_deliveries WHERE id = $1 AND endpoint_id = $2 AND created_at > now() - ${LOG_RETENTION}`,
+    [id, endpointId],
+  );
+  return rows[0] ?? null;
+}
+
+/** Attempts of the given deliveries, by delivery id, in attempt order. */
+export async function attemptsOf(executor: Executor, deliveryIds: string[]): Promise<Map<string, WebhookAttempt[]>> {
+  const byDelivery = new Map<string, WebhookAttempt[]>(deliveryIds.map((id) => [id, []]));
+  if (!deliveryIds.length) return byDelivery;
+  const rows = await managerOf(executor).find(WebhookAttempt, {
+    where: { deliveryId: In(deliveryIds) },
+    order: { deliveryId: 'ASC', attempt: 'ASC' },
+  });
+  for (const a of rows) byDelivery.get(a.deliveryId)?.push(a);
+  return byDelivery;
+}
+
+export interface Claimed {
+  attempts: number;
+  previous: { status: DeliveryStatus; completedAt: Date | null };
+}
+
+/**
+ * Puts a finished delivery back to pending for a redelivery, atomically under the row
+ * lock: of two concurrent redeliveries one claims it and the other sees it pending.
+ * 'missing' when it is not in this endpoint's log, 'pending' when it is still being sent.
+ */
+export async function claimForRedelivery(
+  db: { transaction<T>(fn: (m: EntityManager) => Promise<T>): Promise<T> },
+  endpointId: string,
+  id: string,
+): Promise<Claimed | 'missing' | 'pending'> {
+  return db.transaction(async (m) => {
+    const row = await m.findOne(WebhookDelivery, {
+      select: { id: true, status: true, completedAt: true, attempts: true },
+      where: { id, endpointId, createdAt: inLog },
+      lock: { mode: 'pessimistic_write' },
+    });
+    if (!row) return 'missing';
+    if (row.status === 'pending') return 'pending';
+    await m.update(WebhookDelivery, { id }, { status: 'pending', completedAt: null });
+    return { attempts: row.attempts, previous: { status: row.status, completedAt: row.completedAt } };
+  });
+}
+
+/** Undoes a claim whose workflow could not start; only if nothing has touched it since. */
+export async function unclaim(executor: Executor, id: string, previous: Claimed['previous']): Promise<void> {
+  await managerOf(executor).update(WebhookDelivery, { id, status: 'pending' }, previous);
+}
+
+/**
+ * A test-sender delivery: synthetic, with an event id of its own that no `events` row
+ * has, so the outbox dispatcher never picks it up.
+ */
+export async function insertSyntheticDelivery(
+  executor: Executor,
+  d: { id: string; eventId: string; endpointId: string; workspaceId: string; type: string; body: string },
+): Promise<void> {
+  const { type, ...rest } = d;
+  await managerOf(executor).insert(WebhookDelivery, { ...rest, eventType: type, synthetic: true });
+}
+
+/** Removes a test delivery whose workflow never started (nothing was sent). */
+export async function deleteUnsentDelivery(executor: Executor, id: string): Promise<void> {
+  await managerOf(executor).delete(WebhookDelivery, { id, attempts: 0 });
+}
+
+export interface NewDelivery {
+  id: string;
+  endpointId: string;
+  eventId: string;
+  eventType: string;
+  workspaceId: string;
+  body: string;
+  /** skipped: for a paused endpoint, visible in the log and redeliverable */
+  status: 'pending' | 'skipped';
+}
+
+/** The fan-out's rows, in one statement; an (event, endpoint) pair that has one keeps it. */
+export async function insertDeliveries(executor: Executor, rows: NewDelivery[]): Promise<void> {
+  if (!rows.length) return;
+  const col = <K extends keyof NewDelivery>(k: K) => rows.map((r) => r[k]);
+  await sql(
+    executor,
+    `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, workspace_id, body, status, completed_at)
+     SELECT d.id, d.endpoint_id, d.event_id, d.event_type, d.workspace_id, d.body, d.status,
+            CASE WHEN d.status = 'skipped' THEN now() END
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
+         AS d(id, endpoint_id, event_id, event_type, workspace_id, body, status)
+     ON CONFLICT (event_id, endpoint_id) DO NOTHING`,
+    [col('id'), col('endpointId'), col('eventId'), col('eventType'), col('workspaceId'), col('body'), col('status')],
+  );
+}
+
+/** What one attempt needs, with the attempt's record if it already happened. */
+export interface DeliveryToAttempt {
+  body: string;
+  endpoint_id: string;
+  url: string;
+  active: boolean;
+  deleted_at: Date | null;
+  secret_box: string;
+  recorded_at: Date | null;
+  recorded_error: string | null;
+}
+
+export async function deliveryToAttempt(executor: Executor, deliveryId: string, attempt: number): Promise<DeliveryToAttempt | null> {
+  const { rows } = await sql<DeliveryToAttempt>(
+    executor,
+    `SELECT d.body, d.endpoint_id, e.url, e.active, e.deleted_at, e.secret_box,
+            a.started_at AS recorded_at, a.error AS recorded_error
+       FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+       LEFT JOIN webhook_attempts a ON a.delivery_id = d.id AND a.attempt = $2
+      WHERE d.id = $1`,
+    [deliveryId, attempt],
+  );
+  return rows[0] ?? null;
+}
+
+/**
+ * The delivery row after an attempt: $1 id, $2 attempts made (the counter only grows),
+ * $3 whether the outcome ends the delivery, $4 the outcome, written as its final status.
+ */
+const SETTLE = `UPDATE webhook_deliveries
+     SET attempts = GREATEST(attempts, $2::int),
+         status = CASE WHEN $3::boolean THEN $4::text ELSE status END,
+         completed_at = CASE WHEN $3::boolean THEN now() ELSE completed_at END
+   WHERE id = $1`;
+
+export async function settleDelivery(
+  executor: Executor,
+  deliveryId: string,
+  s: { attempts: number; ends: boolean; outcome: DeliveryStatus },
+): Promise<void> {
+  await sql(executor, SETTLE, [deliveryId, s.attempts, s.ends, s.outcome]);
+}
+
+/** The attempt and the delivery row in one statement (a retried attempt overwrites its record). */
+export async function recordAttempt(
+  executor: Executor,
+  a: {
+    deliveryId: string;
+    attempt: number;
+    ends: boolean;
+    outcome: DeliveryStatus;
+    scheduledAt: Date | string;
+    startedAt: Date;
+    statusCode: number | null;
+    latencyMs: number;
+    error: string | null;
+  },
+): Promise<void> {
+  await sql(
+    executor,
+    `WITH attempt AS (
+       INSERT INTO webhook_attempts (delivery_id, attempt, scheduled_at, started_at, status_code, latency_ms, error)
+       VALUES ($1, $2, $5, $6, $7, $8, $9)
+       ON CONFLICT (delivery_id, attempt) DO UPDATE SET started_at = $6, status_code = $7, latency_ms = $8, error = $9
+     ) ${SETTLE}`,
+    [a.deliveryId, a.attempt, a.ends, a.outcome, a.scheduledAt, a.startedAt, a.statusCode, a.latencyMs, a.error],
+  );
+}
