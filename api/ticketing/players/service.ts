@@ -1,7 +1,8 @@
 // The write side of the upsert: the profile and its `player.created` outbox event
 // commit together, so a webhook can never announce a player that was rolled back
 // and a created player is never missing its event.
-import type { Db, Queryable } from '../../../db/db';
+import type { Db, Tx } from '../../../db/db';
+import { recordEvent } from '../../../db/repositories/events';
 import { upsertPlayerRow, type PlayerRow, type UpsertPlayerInput } from '../../../db/repositories/players';
 import { errors } from '../../errors';
 import { newId } from '../../../lib/ids';
@@ -21,12 +22,14 @@ export async function upsertPlayer(
   });
 }
 
-async function recordPlayerCreated(q: Queryable, row: PlayerRow): Promise<void> {
+async function recordPlayerCreated(q: Tx, row: PlayerRow): Promise<void> {
   // dedupe_key makes the event exactly-once per profile even if this ever re-runs.
-  await q.query(
-    `INSERT INTO events (id, workspace_id, type, subject_id, data, occurred_at, dedupe_key)
-     VALUES ($1, $2, 'player.created', $3, $4, $5, $6)
-     ON CONFLICT (dedupe_key) DO NOTHING`,
-    [newId('evt'), row.workspace_id, row.id, JSON.stringify(presentPlayer(row)), row.first_seen_at, `player.created:${row.id}`],
-  );
+  await recordEvent(q, {
+    workspaceId: row.workspace_id,
+    type: 'player.created',
+    subjectId: row.id,
+    data: presentPlayer(row),
+    at: row.first_seen_at,
+    dedupeKey: `player.created:${row.id}`,
+  });
 }
