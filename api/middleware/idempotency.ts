@@ -1,6 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { AppDeps } from '../deps';
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  expireIdempotencyKey,
+  findIdempotencyKey,
+  forgetIdempotencyKey,
+} from '../../db/repositories/idempotency-keys';
 import { errors } from '../errors';
 
 const TTL_HOURS = 24;
@@ -21,35 +28,24 @@ export function idempotency(deps: AppDeps): Middleware {
     const rawBody = (ctx.request as any).rawBody ?? '';
     const requestHash = createHash('sha256').update(`${ctx.method} ${ctx.path}\n${rawBody}`).digest('hex');
 
-    await deps.db.query(
-      `DELETE FROM idempotency_keys WHERE api_key_id = $1 AND key = $2 AND created_at < now() - interval '${TTL_HOURS} hours'`,
-      [keyId, key],
-    );
-    const claimed = await deps.db.query(
-      `INSERT INTO idempotency_keys (api_key_id, key, request_hash) VALUES ($1, $2, $3)
-       ON CONFLICT DO NOTHING RETURNING key`,
-      [keyId, key, requestHash],
-    );
-    if (!claimed.rowCount) {
-      const { rows } = await deps.db.query(
-        'SELECT request_hash, status_code, response FROM idempotency_keys WHERE api_key_id = $1 AND key = $2',
-        [keyId, key],
-      );
-      const prior = rows[0];
-      if (!prior || prior.request_hash !== requestHash) {
+    await expireIdempotencyKey(deps.db, keyId, key, TTL_HOURS);
+    const claimed = await claimIdempotencyKey(deps.db, keyId, key, requestHash);
+    if (!claimed) {
+      const prior = await findIdempotencyKey(deps.db, keyId, key);
+      if (!prior || prior.requestHash !== requestHash) {
         throw errors.conflict('idempotency_key_reused', 'This Idempotency-Key was already used with a different request');
       }
-      if (prior.status_code === null) {
+      if (prior.statusCode === null) {
         throw errors.conflict('idempotency_request_in_progress', 'A request with this Idempotency-Key is still in progress');
       }
-      ctx.status = prior.status_code;
+      ctx.status = prior.statusCode;
       ctx.body = prior.response ?? undefined;
       ctx.set('Idempotent-Replayed', 'true');
       return;
     }
 
     const forget = () =>
-      deps.db.query('DELETE FROM idempotency_keys WHERE api_key_id = $1 AND key = $2', [keyId, key]).catch(() => undefined);
+      forgetIdempotencyKey(deps.db, keyId, key).catch(() => undefined);
     try {
       await next();
     } catch (err) {
@@ -57,10 +53,7 @@ export function idempotency(deps: AppDeps): Middleware {
       throw err;
     }
     if (ctx.status >= 200 && ctx.status < 300) {
-      await deps.db.query(
-        'UPDATE idempotency_keys SET status_code = $3, response = $4 WHERE api_key_id = $1 AND key = $2',
-        [keyId, key, ctx.status, ctx.body === undefined ? null : JSON.stringify(ctx.body)],
-      );
+      await completeIdempotencyKey(deps.db, keyId, key, { statusCode: ctx.status, body: ctx.body });
     } else {
       await forget();
     }

@@ -1,3 +1,4 @@
+import type { JWK } from 'jose';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /** RS256 keys that sign access tokens (api/ticketing/auth/signing-keys.ts). */
@@ -7,10 +8,10 @@ export class SigningKey {
   kid!: string;
 
   @Column({ name: 'private_jwk', type: 'jsonb' })
-  privateJwk!: Record<string, unknown>;
+  privateJwk!: JWK;
 
   @Column({ name: 'public_jwk', type: 'jsonb' })
-  publicJwk!: Record<string, unknown>;
+  publicJwk!: JWK;
 
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
   createdAt!: Date;

@@ -1,6 +1,7 @@
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK, type KeyLike } from 'jose';
-import type { Queryable } from '../../../db/db';
+import type { Executor } from '../../../db/db';
+import { insertSigningKeyIfAbsent, listSigningKeys } from '../../../db/repositories/signing-keys';
 import type { Logger } from '../../../lib/logger';
 import { errors } from '../../errors';
 
@@ -54,9 +55,8 @@ async function generateRow(kid: string): Promise<Row> {
   return { kid, private_jwk: await exportJWK(privateKey), public_jwk: publicJwk(await exportJWK(publicKey), kid) };
 }
 
-async function loadRows(db: Queryable): Promise<Row[]> {
-  const { rows } = await db.query<Row>('SELECT kid, private_jwk, public_jwk FROM signing_keys ORDER BY created_at, kid');
-  return rows;
+async function loadRows(db: Executor): Promise<Row[]> {
+  return (await listSigningKeys(db)).map((k) => ({ kid: k.kid, private_jwk: k.privateJwk, public_jwk: k.publicJwk }));
 }
 
 async function fromRows(rows: Row[]): Promise<SigningKeySet> {
@@ -74,14 +74,11 @@ async function fromRows(rows: Row[]): Promise<SigningKeySet> {
   };
 }
 
-async function loadOrCreate(db: Queryable): Promise<SigningKeySet> {
+async function loadOrCreate(db: Executor): Promise<SigningKeySet> {
   let rows = await loadRows(db);
   if (!rows.some((r) => r.kid.startsWith(GENERATED_KID_PREFIX))) {
     const row = await generateRow(FIRST_GENERATED_KID);
-    await db.query(
-      'INSERT INTO signing_keys (kid, private_jwk, public_jwk) VALUES ($1, $2, $3) ON CONFLICT (kid) DO NOTHING',
-      [row.kid, JSON.stringify(row.private_jwk), JSON.stringify(row.public_jwk)],
-    );
+    await insertSigningKeyIfAbsent(db, { kid: row.kid, privateJwk: row.private_jwk, publicJwk: row.public_jwk });
     rows = await loadRows(db);
   }
   return fromRows(rows);
@@ -91,7 +88,7 @@ async function loadOrCreate(db: Queryable): Promise<SigningKeySet> {
  * The RS256 key set of one API process: `JWT_PRIVATE_KEY` (PKCS#8 PEM, kid = its JWK
  * thumbprint) when configured, otherwise the key persisted in `signing_keys`.
  */
-export function signingKeys(db: Queryable, pem: string | undefined, logger: Logger): SigningKeys {
+export function signingKeys(db: Executor, pem: string | undefined, logger: Logger): SigningKeys {
   let set: Promise<SigningKeySet> | undefined;
   let lastReload = 0;
   const load = () => {
