@@ -93,3 +93,26 @@ export async function markDispatched(executor: Executor, batchIds: string[]): Pr
     await sql(executor, `UPDATE events SET dispatched_at = now() WHERE batch_id = ANY($1::text[]) AND dispatched_at IS NULL`, [batchIds]);
   }
 }
+
+/**
+ * Player erasure: events about the profile (subject) and events whose payload names the
+ * player (ticket.* carry playerId, message.created the player as author) get `erased`
+ * as their data. Returns their ids.
+ */
+export async function eraseEventsNaming(
+  executor: Executor,
+  p: { id: string; workspaceId: string; playerId: string },
+  erased: unknown,
+): Promise<string[]> {
+  const { rows } = await sql<{ id: string }>(
+    executor,
+    `UPDATE events SET data = $4::jsonb
+      WHERE subject_id = $1
+         OR (workspace_id = $2 AND (
+              data->>'playerId' IN ($3, $1)
+           OR (data->>'authorType' = 'player' AND data->>'authorId' IN ($3, $1))))
+      RETURNING id`,
+    [p.id, p.workspaceId, p.playerId, JSON.stringify(erased)],
+  );
+  return rows.map((r) => r.id);
+}

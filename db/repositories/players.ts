@@ -1,8 +1,11 @@
-// Player profiles (Document 1, Player). Plain SQL over the pg pool; every query here is
+// Player profiles (Document 1, Player). The reads that serve the Player object (with its
+// ticketCount) and the race-safe upsert are SQL through the query API; every query here is
 // served by an index of the Initial migration (players PK, UNIQUE (workspace_id,
 // player_id), tickets_player). Erased rows stay (tickets reference them by id until
 // anonymised) but every read here skips them, so an erased profile reads as absent.
-import type { Queryable } from '../db';
+import { IsNull } from 'typeorm';
+import { Player } from '../entities';
+import { managerOf, type Executor, type Queryable } from '../db';
 
 export interface PlayerRow {
   id: string;
@@ -140,4 +143,22 @@ export async function listPlayerTickets(
     ),
   ]);
   return { total: count.rows[0].n, rows: page.rows };
+}
+
+/** For erasure: the live player, row-locked until the transaction ends (serialises erasures and upserts). */
+export async function lockLivePlayer(executor: Executor, id: string): Promise<Pick<Player, 'workspaceId' | 'playerId'> | null> {
+  return managerOf(executor).findOne(Player, {
+    select: { id: true, workspaceId: true, playerId: true },
+    where: { id, erasedAt: IsNull() },
+    lock: { mode: 'pessimistic_write' },
+  });
+}
+
+/** Erasure: the profile keeps its row (tickets pointed at it) but no personal data. */
+export async function anonymisePlayer(executor: Executor, id: string, token: string): Promise<void> {
+  await managerOf(executor).update(
+    Player,
+    { id },
+    { playerId: token, displayName: null, email: null, metadata: {}, erasedAt: () => 'now()' },
+  );
 }

@@ -1,5 +1,5 @@
 import type { MessageRecord, TicketRecord } from '../../workflows/ticket/contract';
-import type { Queryable } from '../db';
+import { sql, type Executor, type Queryable } from '../db';
 
 // Columns aliased to the API's field names, so a row is already a TicketRecord.
 export const TICKET_COLUMNS = `
@@ -45,4 +45,14 @@ export async function listMessages(db: Queryable, ticketId: string): Promise<Mes
     ticketId,
   ]);
   return rows.map(toMessageRecord);
+}
+
+/** Player erasure: the player's tickets lose the reference and carry the token as playerId; their ids. */
+export async function detachPlayerTickets(executor: Executor, playerRef: string, token: string): Promise<string[]> {
+  const { rows } = await sql<{ id: string }>(
+    executor,
+    'UPDATE tickets SET player_ref = NULL, player_id = $2 WHERE player_ref = $1 RETURNING id',
+    [playerRef, token],
+  );
+  return rows.map((r) => r.id);
 }

@@ -223,3 +223,13 @@ export async function recordAttempt(
     [a.deliveryId, a.attempt, a.ends, a.outcome, a.scheduledAt, a.startedAt, a.statusCode, a.latencyMs, a.error],
   );
 }
+
+/** Player erasure: the envelopes made from these events (log and pending retries) get `data` replaced. */
+export async function eraseEnvelopeData(executor: Executor, eventIds: string[], data: unknown): Promise<void> {
+  if (!eventIds.length) return;
+  await sql(
+    executor,
+    `UPDATE webhook_deliveries SET body = jsonb_set(body::jsonb, '{data}', $2::jsonb)::text WHERE event_id = ANY($1::text[])`,
+    [eventIds, JSON.stringify(data)],
+  );
+}
