@@ -1,5 +1,7 @@
 import type { Db, Queryable } from '../../db/db';
-import { findTicket, listMessages } from '../../db/repositories/tickets';
+import { insertMessage } from '../../db/repositories/messages';
+import { appendAudit } from '../../db/repositories/ticket-audit';
+import { deleteTicket, findTicket, listMessages, lockTicketVersion, updateTicketColumns } from '../../db/repositories/tickets';
 import type { ApplyChangeRequest, LifecycleChange } from '../../workflows/ticket/activities.contract';
 import type { ChangeResult, TicketRecord } from '../../workflows/ticket/contract';
 import { PRIORITY_RANK, statusAfterAssign, statusAfterMessage } from '../../workflows/ticket/ticket.logic';
@@ -15,47 +17,35 @@ type Sets = Record<string, unknown>;
  */
 export async function applyTicketChange(db: Db, req: ApplyChangeRequest): Promise<ChangeResult | null> {
   return db.tx(async (c) => {
-    const { rows } = await c.query('SELECT version FROM tickets WHERE id = $1 FOR UPDATE', [req.ticketId]);
-    if (!rows[0]) {
+    const version = await lockTicketVersion(c, req.ticketId);
+    if (version === null) {
       if (req.change.kind === 'delete') return null;
       throw Failures.ticketNotFound(req.ticketId);
     }
-    const version: number = rows[0].version;
     if (version >= req.version) return replay(c, req);
     if (version !== req.version - 1) throw Failures.versionConflict(req.ticketId, req.version, version);
 
     const before = (await findTicket(c, req.ticketId))!;
     if (req.change.kind === 'delete') {
-      await c.query('DELETE FROM tickets WHERE id = $1', [req.ticketId]);
+      await deleteTicket(c, req.ticketId);
       return null;
     }
     const { sets, events, audit } = plan(before, req.change, req.at);
     if (req.change.kind === 'message') {
       const m = req.change;
-      await c.query('INSERT INTO messages (id, ticket_id, author_id, author_type, body, created_at) VALUES ($1, $2, $3, $4, $5, $6)', [
-        m.messageId,
-        req.ticketId,
-        m.authorId,
-        m.authorType,
-        m.body,
-        req.at,
-      ]);
+      await insertMessage(c, { id: m.messageId, ticketId: req.ticketId, authorId: m.authorId, authorType: m.authorType, body: m.body, createdAt: req.at });
     }
     sets.version = req.version;
-    const cols = Object.keys(sets);
-    await c.query(`UPDATE tickets SET ${cols.map((k, i) => `${k} = $${i + 2}`).join(', ')} WHERE id = $1`, [
-      req.ticketId,
-      ...cols.map((k) => sets[k]),
-    ]);
+    await updateTicketColumns(c, req.ticketId, sets);
     if (audit) {
-      await c.query('INSERT INTO ticket_audit (ticket_id, action, actor, note, data, created_at) VALUES ($1, $2, $3, $4, $5, $6)', [
-        req.ticketId,
-        req.change.kind,
-        req.actor?.keyId ?? 'system',
-        audit.note ?? null,
-        JSON.stringify(req.change),
-        req.at,
-      ]);
+      await appendAudit(c, {
+        ticketId: req.ticketId,
+        action: req.change.kind,
+        actor: req.actor?.keyId ?? 'system',
+        note: audit.note ?? null,
+        data: req.change,
+        at: req.at,
+      });
     }
     const result = await replay(c, req);
     for (const [i, type] of events.entries()) {

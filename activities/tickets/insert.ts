@@ -1,7 +1,8 @@
 import type { Db } from '../../db/db';
 import { organizationPlan } from '../../db/repositories/organizations';
 import { countTicketWithinQuota } from '../../db/repositories/ticket-usage';
-import { findTicket } from '../../db/repositories/tickets';
+import { touchPlayerForTicket } from '../../db/repositories/players';
+import { findTicket, insertTicketRow } from '../../db/repositories/tickets';
 import { findWorkspaceSettings } from '../../db/repositories/workspaces';
 import { MONTHLY_TICKET_QUOTA, usageMonth } from '../../lib/ticket-quota';
 import { resolveSettings, type WorkspaceSettings } from '../../lib/workspace-settings';
@@ -26,31 +27,22 @@ export async function insertTicket(db: Db, input: CreateTicketInput): Promise<{ 
     // One row lock on the player, taken once: it moves lastSeenAt, refuses an erased
     // player, and holds off an erasure until this ticket is stored (and anonymised with
     // the rest). Two creates for the same player queue here instead of deadlocking.
-    const touched = await c.query(
-      'UPDATE players SET last_seen_at = GREATEST(last_seen_at, $2) WHERE id = $1 AND erased_at IS NULL RETURNING 1',
-      [input.playerRef, input.createdAt],
-    );
-    if (!touched.rowCount) throw Failures.playerNotFound(input.playerRef);
-    await c.query(
-      `INSERT INTO tickets (id, workspace_id, player_ref, player_id, title, body, status, priority, priority_rank,
-         category, source, tags, metadata, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, 'open', $7, $8, $9, $10, $11, $12, $13, $13)`,
-      [
-        input.ticketId,
-        input.workspaceId,
-        input.playerRef,
-        input.playerId,
-        input.title,
-        input.body,
-        input.priority,
-        PRIORITY_RANK[input.priority],
-        input.category,
-        input.source,
-        input.tags,
-        JSON.stringify(input.metadata),
-        input.createdAt,
-      ],
-    );
+    if (!(await touchPlayerForTicket(c, input.playerRef, input.createdAt))) throw Failures.playerNotFound(input.playerRef);
+    await insertTicketRow(c, {
+      id: input.ticketId,
+      workspaceId: input.workspaceId,
+      playerRef: input.playerRef,
+      playerId: input.playerId,
+      title: input.title,
+      body: input.body,
+      priority: input.priority,
+      priorityRank: PRIORITY_RANK[input.priority],
+      category: input.category,
+      source: input.source,
+      tags: input.tags,
+      metadata: input.metadata,
+      createdAt: input.createdAt,
+    });
     const ticket = (await findTicket(c, input.ticketId))!;
     await recordEvent(c, {
       workspaceId: input.workspaceId,

@@ -1,5 +1,7 @@
 import type { Transporter } from 'nodemailer';
 import type { Db } from '../../db/db';
+import { recordNotification, wasNotified } from '../../db/repositories/notifications';
+import { resolutionMailFacts } from '../../db/repositories/tickets';
 
 export interface Mailer {
   transport: Transporter | null;
@@ -18,14 +20,8 @@ export async function sendResolutionNotification(
   input: { ticketId: string; version: number },
 ): Promise<boolean> {
   const key = `${input.ticketId}:resolve:${input.version}`;
-  const already = await db.query('SELECT 1 FROM notifications WHERE idempotency_key = $1', [key]);
-  if (already.rowCount) return true;
-  const { rows } = await db.query(
-    `SELECT t.title, t.source, t.metadata, t.resolution_note AS "resolutionNote", p.email, p.display_name AS "displayName"
-       FROM tickets t LEFT JOIN players p ON p.id = t.player_ref WHERE t.id = $1`,
-    [input.ticketId],
-  );
-  const t = rows[0];
+  if (await wasNotified(db, key)) return true;
+  const t = await resolutionMailFacts(db, input.ticketId);
   if (!t || !mailer.transport) return false;
   const viaEmail = t.source === 'email' && typeof t.metadata?.email === 'string' ? t.metadata.email : null;
   const recipient: string | null = t.email ?? viaEmail;
@@ -42,10 +38,6 @@ export async function sendResolutionNotification(
     ].join('\n'),
     headers: { 'X-Ticket-Id': input.ticketId },
   });
-  await db.query(
-    `INSERT INTO notifications (idempotency_key, ticket_id, channel, recipient, provider_message_id)
-     VALUES ($1, $2, 'email', $3, $4) ON CONFLICT DO NOTHING`,
-    [key, input.ticketId, recipient, info.messageId ?? null],
-  );
+  await recordNotification(db, { idempotencyKey: key, ticketId: input.ticketId, channel: 'email', recipient, providerMessageId: info.messageId ?? null });
   return true;
 }

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/db';
+import { recordTriage, ticketPlayerName } from '../../db/repositories/tickets';
 
 export interface Triager {
   triage(input: { title: string; body: string; category?: string | null; playerName?: string | null }): Promise<{
@@ -18,16 +19,12 @@ export async function triageTicket(
   triager: Triager,
   input: { ticketId: string; title: string; body: string; category: string | null },
 ): Promise<void> {
-  const { rows } = await db.query(
-    'SELECT p.display_name AS name FROM tickets t LEFT JOIN players p ON p.id = t.player_ref WHERE t.id = $1',
-    [input.ticketId],
-  );
-  if (!rows[0]) return; // deleted before triage ran
-  const result = await triager.triage({ title: input.title, body: input.body, category: input.category, playerName: rows[0].name });
-  await db.query(
-    `UPDATE tickets SET ai_triaged = true, ai_suggested_category = $2, ai_confidence = $3, ai_suggested_reply = $4,
-       category = COALESCE(category, $2), updated_at = date_trunc('milliseconds', now())
-     WHERE id = $1`,
-    [input.ticketId, result.category, Math.round(result.confidence * 1000) / 1000, result.suggestedReply],
-  );
+  const ticket = await ticketPlayerName(db, input.ticketId);
+  if (!ticket) return; // deleted before triage ran
+  const result = await triager.triage({ title: input.title, body: input.body, category: input.category, playerName: ticket.name });
+  await recordTriage(db, input.ticketId, {
+    category: result.category,
+    confidence: Math.round(result.confidence * 1000) / 1000,
+    suggestedReply: result.suggestedReply,
+  });
 }

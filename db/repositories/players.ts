@@ -162,3 +162,17 @@ export async function anonymisePlayer(executor: Executor, id: string, token: str
     { playerId: token, displayName: null, email: null, metadata: {}, erasedAt: () => 'now()' },
   );
 }
+
+/**
+ * Ticket creation: moves lastSeenAt and takes the player's row lock once; false for an
+ * erased or missing player. The lock holds off an erasure until the ticket is stored.
+ */
+export async function touchPlayerForTicket(executor: Executor, id: string, at: string): Promise<boolean> {
+  const { affected } = await managerOf(executor)
+    .createQueryBuilder()
+    .update(Player)
+    .set({ lastSeenAt: () => 'GREATEST(last_seen_at, :at)' })
+    .where('id = :id AND erased_at IS NULL', { id, at })
+    .execute();
+  return affected === 1;
+}

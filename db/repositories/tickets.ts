@@ -1,5 +1,7 @@
 import type { MessageRecord, TicketRecord } from '../../workflows/ticket/contract';
-import { sql, type Executor, type Queryable } from '../db';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { Ticket } from '../entities';
+import { managerOf, sql, type Executor, type Queryable } from '../db';
 
 // Columns aliased to the API's field names, so a row is already a TicketRecord.
 export const TICKET_COLUMNS = `
@@ -55,4 +57,87 @@ export async function detachPlayerTickets(executor: Executor, playerRef: string,
     [playerRef, token],
   );
   return rows.map((r) => r.id);
+}
+
+/** The step a ticket is at, row-locked until the transaction ends; null when there is no such ticket. */
+export async function lockTicketVersion(executor: Executor, id: string): Promise<number | null> {
+  const row = await managerOf(executor).findOne(Ticket, { select: { id: true, version: true }, where: { id }, lock: { mode: 'pessimistic_write' } });
+  return row?.version ?? null;
+}
+
+export async function deleteTicket(executor: Executor, id: string): Promise<void> {
+  await managerOf(executor).delete(Ticket, { id });
+}
+
+export type NewTicketRow = Pick<
+  Ticket,
+  'id' | 'workspaceId' | 'playerRef' | 'playerId' | 'title' | 'body' | 'priority' | 'priorityRank' | 'category' | 'source' | 'tags' | 'metadata'
+> & { createdAt: string };
+
+/** A new ticket, open, at step 1. */
+export async function insertTicketRow(executor: Executor, t: NewTicketRow): Promise<void> {
+  const at = new Date(t.createdAt);
+  // jsonb metadata: an open record, which TypeORM's deep-partial type cannot describe
+  await managerOf(executor).insert(Ticket, { ...t, status: 'open', createdAt: at, updatedAt: at } as QueryDeepPartialEntity<Ticket>);
+}
+
+/**
+ * Sets columns by their database names (the lifecycle plan speaks in columns); values
+ * are bound as parameters.
+ */
+export async function updateTicketColumns(executor: Executor, id: string, columns: Record<string, unknown>): Promise<void> {
+  const m = managerOf(executor);
+  const meta = m.connection.getMetadata(Ticket);
+  const values: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(columns)) {
+    const column = meta.findColumnWithDatabaseName(name);
+    if (!column) throw new Error(`tickets has no column ${name}`);
+    values[column.propertyName] = value;
+  }
+  await m.update(Ticket, { id }, values);
+}
+
+/** For triage: whether the ticket still exists, and its player's display name. */
+export async function ticketPlayerName(executor: Executor, id: string): Promise<{ name: string | null } | null> {
+  const row = await managerOf(executor).findOne(Ticket, { select: { id: true, player: { displayName: true } }, where: { id }, relations: { player: true } });
+  return row ? { name: row.player?.displayName ?? null } : null;
+}
+
+/** The four read-only AI fields; a ticket without a category takes the suggested one. */
+export async function recordTriage(
+  executor: Executor,
+  id: string,
+  r: { category: string; confidence: number; suggestedReply: string },
+): Promise<void> {
+  await managerOf(executor)
+    .createQueryBuilder()
+    .update(Ticket)
+    .set({
+      aiTriaged: true,
+      aiSuggestedCategory: r.category,
+      aiConfidence: r.confidence,
+      aiSuggestedReply: r.suggestedReply,
+      category: () => 'COALESCE(category, :category)',
+      updatedAt: () => "date_trunc('milliseconds', now())",
+    })
+    .where('id = :id', { id, category: r.category })
+    .execute();
+}
+
+/** What the resolution email needs: the ticket and its player's contact. */
+export async function resolutionMailFacts(executor: Executor, id: string) {
+  const row = await managerOf(executor).findOne(Ticket, {
+    select: { id: true, title: true, source: true, metadata: true, resolutionNote: true, player: { email: true, displayName: true } },
+    where: { id },
+    relations: { player: true },
+  });
+  if (!row) return null;
+  return {
+    title: row.title,
+    source: row.source,
+    metadata: row.metadata,
+    resolutionNote: row.resolutionNote,
+    email: row.player?.email ?? null,
+    displayName: row.player?.displayName ?? null,
+  };
 }
