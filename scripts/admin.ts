@@ -5,6 +5,10 @@
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { connectDb, type Db } from '../db/db';
+import { ensureAgent } from '../db/repositories/agents';
+import { apiKeysRepository } from '../db/repositories/api-keys';
+import { ensureOrganization } from '../db/repositories/organizations';
+import { ensureWorkspace } from '../db/repositories/workspaces';
 import { generateApiKey, hashApiKey } from '../lib/api-keys';
 import { loadConfig } from '../lib/config';
 import { newId } from '../lib/ids';
@@ -46,39 +50,32 @@ async function writeCredentials(c: StoredCredentials): Promise<void> {
 
 async function ensureDemoKey(db: Db): Promise<string> {
   const stored = await readCredentials();
-  if (stored) {
-    const { rows } = await db.query(
-      `SELECT 1 FROM api_keys WHERE id = $1 AND secret_hash = $2 AND organization_id = $3 AND revoked_at IS NULL`,
-      [stored.keyId, hashApiKey(stored.apiKey), DEMO.organizationId],
-    );
-    if (rows.length) return stored.apiKey;
-  }
+  const keys = apiKeysRepository(db);
+  if (stored && (await keys.isUsable(stored.keyId, hashApiKey(stored.apiKey), DEMO.organizationId))) return stored.apiKey;
   const { key, prefix, hash } = generateApiKey('sk_test_');
   const keyId = newId('key');
-  await db.query(
-    `INSERT INTO api_keys (id, organization_id, workspace_id, name, type, environment, prefix, secret_hash, scopes)
-     VALUES ($1, $2, NULL, $3, 'server', 'test', $4, $5, $6)`,
-    [keyId, DEMO.organizationId, KEY_NAME, prefix, hash, ['admin:all']],
-  );
+  await keys.insert({
+    id: keyId,
+    organizationId: DEMO.organizationId,
+    workspaceId: null,
+    name: KEY_NAME,
+    type: 'server',
+    environment: 'test',
+    prefix,
+    hash,
+    scopes: ['admin:all'],
+    playerId: null,
+    createdBy: null,
+  });
   await writeCredentials({ keyId, apiKey: key });
   return key;
 }
 
 async function bootstrapTicketing(db: Db) {
-  await db.tx(async (q) => {
-    await q.query(`INSERT INTO organizations (id, name, plan) VALUES ($1, 'Demo Studio', 'scale') ON CONFLICT (id) DO NOTHING`, [
-      DEMO.organizationId,
-    ]);
-    await q.query(
-      `INSERT INTO workspaces (id, organization_id, name, environment) VALUES ($1, $2, 'Demo sandbox', 'sandbox')
-       ON CONFLICT (id) DO NOTHING`,
-      [DEMO.workspaceId, DEMO.organizationId],
-    );
-    await q.query(
-      `INSERT INTO agents (id, workspace_id, name, email) VALUES ($1, $2, 'Demo Agent', 'agent@demo.example.com')
-       ON CONFLICT (id) DO NOTHING`,
-      [DEMO.agentId, DEMO.workspaceId],
-    );
+  await db.transaction(async (m) => {
+    await ensureOrganization(m, { id: DEMO.organizationId, name: 'Demo Studio', plan: 'scale' });
+    await ensureWorkspace(m, { id: DEMO.workspaceId, organizationId: DEMO.organizationId, name: 'Demo sandbox', environment: 'sandbox' });
+    await ensureAgent(m, { id: DEMO.agentId, workspaceId: DEMO.workspaceId, name: 'Demo Agent', email: 'agent@demo.example.com' });
   });
   const apiKey = await ensureDemoKey(db);
   return { organizationId: DEMO.organizationId, workspaceId: DEMO.workspaceId, apiKey, agentId: DEMO.agentId };

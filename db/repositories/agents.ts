@@ -48,3 +48,8 @@ export async function listAgents(
   });
   return { total, rows };
 }
+
+/** Idempotent (the demo bootstrap runs on every `npm start`). */
+export async function ensureAgent(executor: Executor, agent: { id: string; workspaceId: string; name: string; email: string | null }): Promise<void> {
+  await managerOf(executor).createQueryBuilder().insert().into(Agent).values(agent).orIgnore().execute();
+}

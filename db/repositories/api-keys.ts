@@ -120,6 +120,11 @@ export function apiKeysRepository(db: Queryable & { manager: Executor }) {
     },
 
     workspace: (id: string) => findWorkspaceAccess(m(), id),
+
+    /** Whether this unrevoked key of the organization still has this hash (the stored demo key). */
+    async isUsable(id: string, hash: string, organizationId: string): Promise<boolean> {
+      return m().exists(ApiKey, { where: { id, secretHash: hash, organizationId, revokedAt: IsNull() } });
+    },
   };
 }
 export type ApiKeysRepository = ReturnType<typeof apiKeysRepository>;

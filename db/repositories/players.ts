@@ -121,11 +121,6 @@ export async function upsertPlayerRow(
   return { row: { ...row, ticket_count: count.rows[0].n }, created: false };
 }
 
-/** lastSeenAt also moves on ticket creation (spec); the ticket code calls this. */
-export async function touchPlayer(q: Queryable, id: string): Promise<void> {
-  await q.query('UPDATE players SET last_seen_at = GREATEST(last_seen_at, now()) WHERE id = $1 AND erased_at IS NULL', [id]);
-}
-
 /** A player's tickets, newest first; total counts every match, not just the page. */
 export async function listPlayerTickets(
   db: Queryable,
