@@ -3,10 +3,9 @@
 // needs created_at to the microsecond (a JS Date keeps milliseconds and would skip rows),
 // the fan-out inserts a batch with ON CONFLICT, and an attempt is recorded together with
 // its delivery row in one statement.
-import type { EntityManager } from 'typeorm';
 import { In, Raw } from 'typeorm';
 import { WebhookAttempt, WebhookDelivery } from '../entities';
-import { managerOf, sql, type Executor } from '../db';
+import { managerOf, sql, type Db, type Executor } from '../db';
 
 /** Spec: "Successful and failed deliveries are kept in a delivery log for 7 days." */
 export const LOG_RETENTION = "interval '7 days'";
@@ -89,7 +88,7 @@ export interface Claimed {
  * 'missing' when it is not in this endpoint's log, 'pending' when it is still being sent.
  */
 export async function claimForRedelivery(
-  db: { transaction<T>(fn: (m: EntityManager) => Promise<T>): Promise<T> },
+  db: Pick<Db, 'transaction'>,
   endpointId: string,
   id: string,
 ): Promise<Claimed | 'missing' | 'pending'> {

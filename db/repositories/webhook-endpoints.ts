@@ -2,7 +2,7 @@
 // (webhook-deliveries.ts, deliveryToAttempt).
 import { In, IsNull } from 'typeorm';
 import { WebhookEndpoint } from '../entities';
-import { managerOf, type Executor } from '../db';
+import { managerOf, type Db, type Executor } from '../db';
 import { lockWorkspace } from './workspaces';
 
 /** An endpoint as the API shows it: everything but the secret. */
@@ -26,7 +26,7 @@ export interface NewEndpoint {
  * both pass the count.
  */
 export async function insertEndpoint(
-  db: { transaction<T>(fn: (m: import('typeorm').EntityManager) => Promise<T>): Promise<T> },
+  db: Pick<Db, 'transaction'>,
   e: NewEndpoint,
   max: number,
 ): Promise<EndpointRecord | null> {
