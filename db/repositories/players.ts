@@ -4,7 +4,7 @@
 // player_id), tickets_player). Erased rows stay (tickets reference them by id until
 // anonymised) but every read here skips them, so an erased profile reads as absent.
 import { IsNull } from 'typeorm';
-import { Player } from '../entities';
+import { Player, Ticket } from '../entities';
 import { managerOf, type Executor, type Queryable } from '../db';
 
 export interface PlayerRow {
@@ -23,12 +23,7 @@ export interface PlayerRow {
 
 export type TicketStatusFilter = 'open' | 'in_progress' | 'resolved' | 'closed' | 'all';
 
-export interface PlayerTicketRow {
-  id: string;
-  title: string;
-  status: string;
-  created_at: Date;
-}
+export type PlayerTicketRow = Pick<Ticket, 'id' | 'title' | 'status' | 'createdAt'>;
 
 const COLUMNS = `p.id, p.workspace_id, p.player_id, p.display_name, p.email, p.metadata,
   p.first_seen_at, p.last_seen_at, p.erased_at`;
@@ -121,23 +116,20 @@ export async function upsertPlayerRow(
   return { row: { ...row, ticket_count: count.rows[0].n }, created: false };
 }
 
-/** A player's tickets, newest first; total counts every match, not just the page. */
+/** A player's tickets, newest first (tickets_player); total counts every match, not just the page. */
 export async function listPlayerTickets(
-  db: Queryable,
+  executor: Executor,
   playerRef: string,
   opts: { status: TicketStatusFilter; limit: number; offset: number },
 ): Promise<{ total: number; rows: PlayerTicketRow[] }> {
-  const status = opts.status === 'all' ? null : opts.status;
-  const filter = `player_ref = $1 AND ($2::text IS NULL OR status = $2)`;
-  const [count, page] = await Promise.all([
-    db.query<{ n: number }>(`SELECT count(*)::int AS n FROM tickets WHERE ${filter}`, [playerRef, status]),
-    db.query<PlayerTicketRow>(
-      `SELECT id, title, status, created_at FROM tickets WHERE ${filter}
-        ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4`,
-      [playerRef, status, opts.limit, opts.offset],
-    ),
-  ]);
-  return { total: count.rows[0].n, rows: page.rows };
+  const [rows, total] = await managerOf(executor).findAndCount(Ticket, {
+    select: { id: true, title: true, status: true, createdAt: true },
+    where: { playerRef, ...(opts.status === 'all' ? {} : { status: opts.status }) },
+    order: { createdAt: 'DESC', id: 'DESC' },
+    take: opts.limit,
+    skip: opts.offset,
+  });
+  return { total, rows };
 }
 
 /** For erasure: the live player, row-locked until the transaction ends (serialises erasures and upserts). */

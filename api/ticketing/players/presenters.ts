@@ -50,5 +50,5 @@ export function presentPlayerExpansion(row: PlayerRow | null | undefined): Playe
 }
 
 export function presentPlayerTicket(row: PlayerTicketRow): PlayerTicketItem {
-  return { id: row.id, title: row.title, status: row.status as PlayerTicketItem['status'], createdAt: iso(row.created_at) };
+  return { id: row.id, title: row.title, status: row.status as PlayerTicketItem['status'], createdAt: iso(row.createdAt) };
 }
