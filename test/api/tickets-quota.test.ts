@@ -43,16 +43,19 @@ test('countTicketWithinQuota: two transactions at the limit, one counts', async 
   const org = await createOrganization(api.deps.db, 'starter');
   const month = '2031-01';
   await api.deps.db.query('INSERT INTO ticket_usage (organization_id, month, count) VALUES ($1, $2, 9)', [org.id, month]);
-  // Both transactions take their turn before either commits: the second waits on the
-  // first's row lock, then sees the count it committed.
+  // The first counts the month's last ticket and holds its transaction open; the second
+  // then waits on its row lock and, once the first commits, finds the month full.
+  let counted!: () => void;
+  const firstCounted = new Promise<void>((r) => (counted = r));
   let release!: () => void;
   const held = new Promise<void>((r) => (release = r));
   const first = api.deps.db.transaction(async (m) => {
-    const counted = await countTicketWithinQuota(m, org.id, month, 10);
+    const result = await countTicketWithinQuota(m, org.id, month, 10);
+    counted();
     await held;
-    return counted;
+    return result;
   });
-  await new Promise((r) => setTimeout(r, 50));
+  await firstCounted;
   const second = api.deps.db.transaction((m) => countTicketWithinQuota(m, org.id, month, 10));
   await new Promise((r) => setTimeout(r, 100));
   release();
