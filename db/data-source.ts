@@ -7,6 +7,7 @@ import { Webhooks1732160000003 } from './migrations/1732160000003-Webhooks';
 import { WebhookDispatch1732160000004 } from './migrations/1732160000004-WebhookDispatch';
 import { WebhookBatches1732160000005 } from './migrations/1732160000005-WebhookBatches';
 import { TypeormMetadata1732160000006 } from './migrations/1732160000006-TypeormMetadata';
+import { Push1732160000020 } from './migrations/1732160000020-Push';
 import { ENTITIES } from './entities';
 
 // Schema changes only ever come from the hand-written migrations listed here;
@@ -16,6 +17,7 @@ export const MIGRATIONS = [
   WebhookDispatch1732160000004,
   WebhookBatches1732160000005,
   TypeormMetadata1732160000006,
+  Push1732160000020,
 ];
 
 export function createDataSource(url: string, poolSize = 20): DataSource {

@@ -8,6 +8,16 @@ import { Message } from './message.entity';
 import { Notification } from './notification.entity';
 import { Organization } from './organization.entity';
 import { Player } from './player.entity';
+import { PushCompany } from './push-company.entity';
+import { PushUser } from './push-user.entity';
+import { PushMembership } from './push-membership.entity';
+import { PushRefreshToken } from './push-refresh-token.entity';
+import { PushApp } from './push-app.entity';
+import { PushApiKey } from './push-api-key.entity';
+import { PushDevice } from './push-device.entity';
+import { PushSegment } from './push-segment.entity';
+import { PushSend } from './push-send.entity';
+import { PushNotification } from './push-notification.entity';
 import { SigningKey } from './signing-key.entity';
 import { TicketAudit } from './ticket-audit.entity';
 import { TicketUsage } from './ticket-usage.entity';
@@ -26,6 +36,16 @@ export {
   Notification,
   Organization,
   Player,
+  PushCompany,
+  PushUser,
+  PushMembership,
+  PushRefreshToken,
+  PushApp,
+  PushApiKey,
+  PushDevice,
+  PushSegment,
+  PushSend,
+  PushNotification,
   SigningKey,
   Ticket,
   TicketAudit,
@@ -53,4 +73,15 @@ export const ENTITIES = [
   WebhookEndpoint,
   WebhookDelivery,
   WebhookAttempt,
+  // push service (/api/v1)
+  PushCompany,
+  PushUser,
+  PushMembership,
+  PushRefreshToken,
+  PushApp,
+  PushApiKey,
+  PushDevice,
+  PushSegment,
+  PushSend,
+  PushNotification,
 ];
