@@ -25,7 +25,7 @@ const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
 const FUZZ_DB = 'support_fuzz';
 const DOCUMENTS = ['/v1/openapi.json', '/platform/v1/openapi.json', '/api/v1/openapi.json'];
 const CHECKS = 'not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance';
-const MAX_EXAMPLES = process.env.FUZZ_MAX_EXAMPLES ?? '10';
+const MAX_EXAMPLES = process.env.FUZZ_MAX_EXAMPLES ?? '30';
 /** seconds one document may take before the run is stopped and counted as failed */
 const MAX_TIME = Number(process.env.FUZZ_MAX_TIME ?? 240);
 const SEED = process.env.FUZZ_SEED ?? '20261123';
