@@ -10,7 +10,7 @@
 // with hypothesis 6.170 fails there with an internal FlakyFailure (lambda description cache).
 // Exit 0 only when every document had 0 failures. Logs: .data/logs/fuzz/.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -128,14 +128,45 @@ async function main(): Promise<number> {
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   log(`stack up in ${((Date.now() - started) / 1000).toFixed(1)} s: API ${base}, database ${FUZZ_DB}, Redis db 3, Temporal 127.0.0.1:${temporalPort}`);
 
-  // 3. schemathesis over each document.
+  // 3. schemathesis over each document. Most generated ids are random (403/404 paths);
+  // the bootstrap organization and workspace are offered often enough that the fuzzer
+  // also walks the paths behind access checks (creating tickets, keys, webhooks, …).
+  const player = await fetch(`${base}/v1/players`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${creds.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ workspaceId: creds.workspaceId, playerId: 'fuzz-player', displayName: 'Fuzz', email: 'fuzz@players.test' }),
+  });
+  if (!player.ok) throw new Error(`could not create the fuzz player: ${player.status} ${await player.text()}`);
+  const config = join(tmp, 'schemathesis.toml');
+  writeFileSync(
+    config,
+    [
+      '[dictionaries.workspace]',
+      `values = ["${creds.workspaceId}"]`,
+      '[dictionaries.organization]',
+      `values = ["${creds.organizationId}"]`,
+      '[dictionaries.player]',
+      'values = ["fuzz-player"]',
+      '[dictionaries.agent]',
+      `values = ["${creds.agentId}"]`,
+      '[parameters]',
+      '"body.playerId" = { dictionary = "player", probability = 0.7 }',
+      '"query.playerId" = { dictionary = "player", probability = 0.5 }',
+      '"body.agentId" = { dictionary = "agent", probability = 0.7 }',
+      '"path.organization_id" = { dictionary = "organization", probability = 0.7 }',
+      '"query.workspaceId" = { dictionary = "workspace", probability = 0.7 }',
+      '"body.workspaceId" = { dictionary = "workspace", probability = 0.7 }',
+      '"body.organizationId" = { dictionary = "organization", probability = 0.7 }',
+      '',
+    ].join('\n'),
+  );
   const results: Array<[string, number]> = [];
   try {
     for (const doc of DOCUMENTS) {
       log(`schemathesis ${doc}`);
       const code = await run(
         schemathesis,
-        ['run', `${base}${doc}`, '--checks', CHECKS, '-H', `Authorization: Bearer ${creds.apiKey}`,
+        ['--config-file', config, 'run', `${base}${doc}`, '--checks', CHECKS, '-H', `Authorization: Bearer ${creds.apiKey}`,
           '--max-examples', MAX_EXAMPLES, '--seed', SEED, '--workers', '2',
           '--request-timeout', '40', '--phases', 'coverage,fuzzing', '--no-color',
           '--generation-database', 'none', '--suppress-health-check', 'all', '--warnings', 'off',

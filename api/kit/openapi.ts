@@ -44,7 +44,7 @@ export function createApiDocs(opts: ApiDocsOptions) {
       info: opts.info,
       servers: [{ url: '/' }],
     });
-    return addKitStatuses(doc as unknown as OpenApiDoc, describe);
+    return addKitStatuses(nullableRefs(doc) as unknown as OpenApiDoc, describe);
   }
 
   return {
@@ -67,6 +67,31 @@ export const json = <T extends z.ZodTypeAny>(schema: T, description: string) => 
 export const jsonBody = <T extends z.ZodTypeAny>(schema: T) => ({
   body: { required: true, content: { 'application/json': { schema } } },
 });
+
+/**
+ * zod-to-openapi writes a nullable registered schema as `allOf: [{$ref}, {nullable: true}]`,
+ * which in OpenAPI 3.0 still refuses null (every allOf branch must pass, and the referenced
+ * object is not null): the document said `assignee: null` was invalid while the API sends
+ * it (schemathesis's response_schema_conformance found it). `anyOf: [{$ref}]` with
+ * `nullable: true` says what is meant.
+ */
+function nullableRefs<T>(node: T): T {
+  if (Array.isArray(node)) return node.map(nullableRefs) as T;
+  if (node === null || typeof node !== 'object') return node;
+  const o = node as Record<string, unknown>;
+  const allOf = o.allOf as Array<Record<string, unknown>> | undefined;
+  if (
+    Array.isArray(allOf) &&
+    allOf.length === 2 &&
+    typeof allOf[0].$ref === 'string' &&
+    Object.keys(allOf[1]).length === 1 &&
+    allOf[1].nullable === true
+  ) {
+    const { allOf: _, ...rest } = o;
+    return { ...nullableRefs(rest), anyOf: [allOf[0]], nullable: true } as T;
+  }
+  return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, nullableRefs(v)])) as T;
+}
 
 interface OpenApiOperation {
   parameters?: Array<{ in: string }>;
