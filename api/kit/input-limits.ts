@@ -16,18 +16,19 @@ export function rawBody(ctx: Context): string {
   return (ctx.state.rawBody as string | undefined) ?? '';
 }
 
-/** First problem found in a parsed JSON value, or null: too deep, or a NUL in a string or key. */
-export function jsonProblem(value: unknown): string | null {
-  const stack: Array<[unknown, number]> = [[value, 0]];
+/** First problem found in a parsed JSON value, as `[field path, message]`: too deep, or a NUL in a string or key. */
+export function jsonProblem(value: unknown): [string, string] | null {
+  const stack: Array<[unknown, number, string]> = [[value, 0, '']];
   while (stack.length) {
-    const [v, depth] = stack.pop()!;
+    const [v, depth, path] = stack.pop()!;
+    const field = path || '_';
     if (typeof v === 'string') {
-      if (v.includes('\u0000')) return 'strings must not contain NUL characters';
+      if (v.includes('\u0000')) return [field, 'must not contain NUL characters'];
     } else if (v !== null && typeof v === 'object') {
-      if (depth >= MAX_JSON_DEPTH) return `JSON is nested deeper than ${MAX_JSON_DEPTH} levels`;
+      if (depth >= MAX_JSON_DEPTH) return [field, `JSON is nested deeper than ${MAX_JSON_DEPTH} levels`];
       for (const [k, child] of Object.entries(v)) {
-        if (k.includes('\u0000')) return 'keys must not contain NUL characters';
-        stack.push([child, depth + 1]);
+        if (k.includes('\u0000')) return [field, 'keys must not contain NUL characters'];
+        stack.push([child, depth + 1, path ? `${path}.${k}` : k]);
       }
     }
   }
@@ -40,9 +41,9 @@ function checkUrlPart(raw: string, what: string): void {
   try {
     decoded = decodeURIComponent(raw.replace(/\+/g, ' '));
   } catch {
-    throw errors.validation(`${what}: not valid percent-encoded UTF-8`);
+    throw errors.validation(`${what}: not valid percent-encoded UTF-8`, { [what]: ['not valid percent-encoded UTF-8'] });
   }
-  if (decoded.includes('\u0000')) throw errors.validation(`${what}: must not contain NUL characters`);
+  if (decoded.includes('\u0000')) throw errors.validation(`${what}: must not contain NUL characters`, { [what]: ['must not contain NUL characters'] });
 }
 
 export interface InputLimitOptions {
@@ -82,7 +83,7 @@ export function inputLimits(opts: InputLimitOptions): Middleware {
       for (const pair of ctx.querystring.split('&')) {
         const [name, value = ''] = pair.split('=');
         checkUrlPart(name, 'query');
-        checkUrlPart(value, `query ${name}`);
+        checkUrlPart(value, name);
       }
     }
     await parseBody(ctx, async () => undefined);
@@ -91,7 +92,7 @@ export function inputLimits(opts: InputLimitOptions): Middleware {
       ctx.state.rawBody = body[UNPARSED];
       delete body[UNPARSED];
       const problem = jsonProblem(body);
-      if (problem) throw errors.validation(`body: ${problem}`);
+      if (problem) throw errors.validation(`${problem[0]}: ${problem[1]}`, { [problem[0]]: [problem[1]] });
     }
     await next();
   };

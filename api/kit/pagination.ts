@@ -30,21 +30,27 @@ export function decodeCursor<T>(raw: string, valid: (c: any) => c is T, message:
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
 
-/** An integer query value: a numeric string (arrays and anything else are a 400). */
-const intParam = (min: number, max: number, def: number) =>
-  z
+/**
+ * An integer query parameter (limit, offset, page, pageSize). Query values arrive as
+ * strings (or arrays when repeated, which is a 400); the default applies only when the
+ * parameter is absent; out of range is a 400, never a silent cap.
+ */
+export function intQuery(def: number, min: number, max: number) {
+  return z
     .string()
-    .regex(/^\d{1,9}$/, 'must be an integer')
+    .regex(/^-?\d{1,16}$/, 'must be an integer')
     .transform(Number)
     .pipe(z.number().int().min(min).max(max))
     .optional()
     .transform((v) => v ?? def)
+    // The document shows the parameter as the integer it means, not the raw string.
     .openapi({ type: 'integer', minimum: min, maximum: max, default: def } as object);
+}
 
-/** `page` (from 1) and `pageSize` (default 20, at most 100: above is a 400, not a silent cap). */
+/** `page` (from 1) and `pageSize` (default 20, at most 100). */
 export const PageQuery = z.object({
-  page: intParam(1, 1_000_000, 1),
-  pageSize: intParam(1, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE),
+  page: intQuery(1, 1, 1_000_000),
+  pageSize: intQuery(DEFAULT_PAGE_SIZE, 1, MAX_PAGE_SIZE),
 });
 export type PageQuery = z.infer<typeof PageQuery>;
 
