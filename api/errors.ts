@@ -44,5 +44,7 @@ export const errors = {
     new AppError(405, 'method_not_allowed', `${method} is not served on ${path}; allowed: ${allow.join(', ')}`, {
       Allow: allow.join(', '),
     }),
-  payloadTooLarge: (limit: string) => new AppError(413, 'payload_too_large', `Request body is larger than ${limit}`),
+  // The connection is closed after it: the unread rest of the body must not be parsed as the next request.
+  payloadTooLarge: (limit: string) =>
+    new AppError(413, 'payload_too_large', `Request body is larger than ${limit}`, { Connection: 'close' }),
 };

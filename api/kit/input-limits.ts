@@ -69,9 +69,7 @@ export function inputLimits(opts: InputLimitOptions): Middleware {
     parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'] as never,
     onError: (err: any) => {
       const status = err?.status ?? err?.statusCode;
-      if (status === 413) {
-        throw new AppError(413, 'payload_too_large', `Request body is larger than ${opts.bodyLimit}`, { Connection: 'close' });
-      }
+      if (status === 413) throw errors.payloadTooLarge(opts.bodyLimit);
       if (status === 400 || err instanceof SyntaxError) throw errors.validation('Request body is not valid JSON');
       if (status === 415) throw new AppError(415, 'unsupported_media_type', 'Request body must be application/json');
       throw err;
