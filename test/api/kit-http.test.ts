@@ -153,6 +153,13 @@ describe('response headers', () => {
     }
   });
 
+  it('Strict-Transport-Security only when served over TLS or behind a proxy that says so', async () => {
+    const plain = await api.request('GET', '/v1/health');
+    assert.equal(plain.headers.get('strict-transport-security'), null);
+    const tls = await api.request('GET', '/v1/health', { headers: { 'X-Forwarded-Proto': 'https' } });
+    assert.match(tls.headers.get('strict-transport-security') ?? '', /^max-age=\d+/);
+  });
+
   it('Cache-Control: no-store on answers that carry a token or secret', async () => {
     const token = await api.request('POST', '/v1/auth/token', { body: { apiKey: tenant.key.key, organizationId: tenant.org.id } });
     assert.equal(token.status, 200);
