@@ -37,9 +37,10 @@ async function freePort(from: number): Promise<number> {
   throw new Error(`no free port from ${from}`);
 }
 
-function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, timeoutSeconds: number): Promise<number> {
+function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, timeoutSeconds: number): Promise<number> {
   return new Promise((res) => {
-    const p = spawn(cmd, args, { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'] });
+    // cwd: schemathesis keeps a crash cache (.schemathesis/) in its working directory
+    const p = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'inherit', 'inherit'] });
     const timer = setTimeout(() => {
       log(`no result after ${timeoutSeconds} s: stopping schemathesis`);
       p.kill('SIGKILL');
@@ -171,6 +172,7 @@ async function main(): Promise<number> {
           '--request-timeout', '40', '--phases', 'coverage,fuzzing', '--no-color',
           '--generation-database', 'none', '--suppress-health-check', 'all', '--warnings', 'off',
           '--report', 'junit', '--report-junit-path', join(logDir, `${doc.split('/')[1]}.xml`)],
+        tmp,
         { ...process.env, PYTHONUNBUFFERED: '1' },
         MAX_TIME,
       );
