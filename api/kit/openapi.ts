@@ -105,8 +105,8 @@ interface OpenApiDoc {
 
 /**
  * What the kit answers on any operation, whatever the route does:
- * - 400 when it takes input (a NUL or undecodable escape in path or query, a body that
- *   is not JSON, nested deeper than 32, or fails its schema);
+ * - 400 always: a NUL or an undecodable escape in the path or in any query parameter
+ *   (documented or not), a body that is not JSON, nested deeper than 32, or fails its schema;
  * - 404 when it has path parameters;
  * - 409 on POST (Idempotency-Key reused with another body, or still in progress);
  * - 413 when it takes a body;
@@ -120,9 +120,8 @@ function addKitStatuses(doc: OpenApiDoc, describe: (s: number) => string): objec
   for (const [, ops] of Object.entries(doc.paths ?? {})) {
     for (const [method, op] of Object.entries(ops)) {
       if (!op || typeof op !== 'object' || !('responses' in op)) continue;
-      const statuses = [503];
+      const statuses = [400, 503];
       const params = op.parameters ?? [];
-      if (params.length || op.requestBody) statuses.push(400);
       if (params.some((p) => p.in === 'path')) statuses.push(404);
       if (method === 'post') statuses.push(409);
       if (op.requestBody || ['post', 'put', 'patch'].includes(method)) statuses.push(413);
