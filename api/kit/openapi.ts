@@ -94,7 +94,7 @@ function nullableRefs<T>(node: T): T {
 }
 
 interface OpenApiOperation {
-  parameters?: Array<{ in: string }>;
+  parameters?: Array<{ in: string; name?: string }>;
   requestBody?: unknown;
   security?: unknown[];
   responses: Record<string, unknown>;
@@ -102,6 +102,16 @@ interface OpenApiOperation {
 interface OpenApiDoc {
   paths?: Record<string, Record<string, OpenApiOperation>>;
 }
+
+const IDEMPOTENCY_KEY = {
+  in: 'header',
+  name: 'Idempotency-Key',
+  required: false,
+  description:
+    'Any POST: the first 2xx answer is replayed for the same key and body within 24 h (Idempotent-Replayed: true); ' +
+    'another body under the same key is a 409. At most 255 characters.',
+  schema: { type: 'string', maxLength: 255 },
+};
 
 /**
  * What the kit answers on any operation, whatever the route does:
@@ -126,6 +136,9 @@ function addKitStatuses(doc: OpenApiDoc, describe: (s: number) => string): objec
       if (method === 'post') statuses.push(409);
       if (op.requestBody || ['post', 'put', 'patch'].includes(method)) statuses.push(413);
       if (op.security?.length) statuses.push(401, 403, 429);
+      if (method === 'post' && !params.some((p) => p.in === 'header' && p.name?.toLowerCase() === 'idempotency-key')) {
+        op.parameters = [...params, IDEMPOTENCY_KEY];
+      }
       for (const s of statuses) {
         op.responses[String(s)] ??= {
           description: describe(s),
