@@ -1,7 +1,7 @@
 // `npm run fuzz`: schemathesis over every OpenAPI document the app serves (/v1,
 // /platform/v1, /api/v1), with the checks not_a_server_error, status_code_conformance,
 // content_type_conformance and response_schema_conformance, authenticated with the
-// bootstrap credentials of its OWN throwaway stack: database `support_fuzz` (recreated),
+// bootstrap credentials of its OWN throwaway stack: database `support_fuzz_<pid>` (dropped after),
 // Redis logical database 3 (flushed), its own Temporal dev server and workers, and the
 // API in this process on a free port. Never the data of `npm start`. Bounded: at most
 // FUZZ_MAX_EXAMPLES cases per operation and phase (examples, coverage, fuzzing) and
@@ -23,7 +23,10 @@ import { loadEnvFile } from './env-file';
 
 const ROOT = resolve(__dirname, '..');
 const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
-const FUZZ_DB = 'support_fuzz';
+// one database per run (two runs at once, say npm test beside npm run fuzz, never meet);
+// dropped at the end, and any left by a killed run are dropped at the next start
+const FUZZ_DB_PREFIX = 'support_fuzz_';
+const FUZZ_DB = `${FUZZ_DB_PREFIX}${process.pid}`;
 const DOCUMENTS = ['/v1/openapi.json', '/platform/v1/openapi.json', '/api/v1/openapi.json'];
 const CHECKS = 'not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance';
 const MAX_EXAMPLES = process.env.FUZZ_MAX_EXAMPLES ?? '30';
@@ -89,6 +92,12 @@ async function main(): Promise<number> {
   );
   const admin = new PgClient({ connectionString: adminUrl });
   await admin.connect();
+  const { rows: stale } = await admin.query(
+    `SELECT datname FROM pg_database WHERE datname LIKE '${FUZZ_DB_PREFIX}%' AND datname <> $1
+       AND NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.datname = pg_database.datname)`,
+    [FUZZ_DB],
+  );
+  for (const { datname } of stale) await admin.query(`DROP DATABASE IF EXISTS ${datname}`).catch(() => undefined);
   await admin.query(`DROP DATABASE IF EXISTS ${FUZZ_DB} WITH (FORCE)`);
   await admin.query(`CREATE DATABASE ${FUZZ_DB}`);
   await admin.end();
@@ -193,6 +202,10 @@ async function main(): Promise<number> {
     await deps.close();
     await stopAll();
     rmSync(tmp, { recursive: true, force: true });
+    const drop = new PgClient({ connectionString: adminUrl });
+    await drop.connect();
+    await drop.query(`DROP DATABASE IF EXISTS ${FUZZ_DB} WITH (FORCE)`).catch(() => undefined);
+    await drop.end();
   }
   for (const [doc, code] of results) log(`${doc}: ${code === 0 ? '0 failures' : `FAILED (schemathesis exit ${code})`}`);
   return results.every(([, code]) => code === 0) ? 0 : 1;
