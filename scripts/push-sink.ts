@@ -12,7 +12,7 @@
 //
 // `npm start` runs it when FCM_ENDPOINT / APNS_ENDPOINT are unset, and the test services
 // run it for the suite (main below); tests may also start one in-process (startPushSink).
-import { createServer as createHttp2Server, type ServerHttp2Session } from 'node:http2';
+import { createServer as createHttp2Server, type Http2ServerRequest, type ServerHttp2Session } from 'node:http2';
 import { resolve } from 'node:path';
 import { createApnsHandler } from './push-sink/apns';
 import { createFcmHandler } from './push-sink/fcm';
@@ -38,6 +38,10 @@ export interface PushSink {
   dir: string;
   /** messages accepted since start */
   counts: { fcm: number; apns: number };
+  /** FCM messages:send requests per HTTP/2 session, in session order (firebase-admin opens one per sendEach) */
+  fcmSendsPerSession: number[];
+  /** HTTP/2 sessions (client connections) accepted since start */
+  sessionsOpened(): number;
   close(): Promise<void>;
 }
 
@@ -46,7 +50,16 @@ export async function startPushSink(opts: PushSinkOptions): Promise<PushSink> {
   const records = new SinkRecords(opts.dir);
   const fcm = createFcmHandler(trust, records, opts.now);
   const apns = createApnsHandler(trust, records, opts.now);
+  const fcmSendsPerSession: number[] = [];
+  const sessionIndex = new WeakMap<object, number>();
+  const countFcmSend = (req: SinkRequest) => {
+    const session = (req as Http2ServerRequest).stream?.session;
+    if (!session || !/\/messages:send$/.test((req.url ?? '').split('?')[0])) return;
+    if (!sessionIndex.has(session)) sessionIndex.set(session, fcmSendsPerSession.push(0) - 1);
+    fcmSendsPerSession[sessionIndex.get(session)!]++;
+  };
   const handle = (req: SinkRequest, res: SinkResponse) => {
+    countFcmSend(req);
     (async () => {
       if (await fcm(req, res)) return;
       if (await apns(req, res)) return;
@@ -58,7 +71,9 @@ export async function startPushSink(opts: PushSinkOptions): Promise<PushSink> {
   const server = createHttp2Server({ settings: { maxConcurrentStreams: 1000 } }, handle);
   server.on('sessionError', () => {}); // a client that vanishes mid-session is not our problem
   const sessions = new Set<ServerHttp2Session>();
+  let sessionsOpened = 0;
   server.on('session', (s: ServerHttp2Session) => {
+    sessionsOpened++;
     sessions.add(s);
     s.on('close', () => sessions.delete(s));
   });
@@ -73,6 +88,8 @@ export async function startPushSink(opts: PushSinkOptions): Promise<PushSink> {
     url: `http://${opts.host ?? '127.0.0.1'}:${port}`,
     dir: opts.dir,
     counts: records.counts,
+    fcmSendsPerSession,
+    sessionsOpened: () => sessionsOpened,
     async close() {
       await new Promise<void>((r) => {
         server.close(() => r());

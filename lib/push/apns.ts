@@ -67,7 +67,7 @@ export function createApnsTransport(opts: ApnsTransportOptions): PushTransport {
   }
 
   function sendOne(m: PushMessage): Promise<PushOutcome> {
-    return new Promise((resolve) => {
+    return new Promise<PushOutcome>((resolve) => {
       let settled = false;
       const done = (o: PushOutcome) => {
         if (!settled) (settled = true), resolve(o);
