@@ -4,7 +4,7 @@ import { serveOpenApi } from '../kit/openapi';
 import { pushApiKeysRouter } from './api-keys/routes';
 import { pushAppsRouter } from './apps/routes';
 import { pushAuthRouter } from './auth/routes';
-import { pushHealth } from './health';
+import { anonymousLimit, pushHealth } from './health';
 import { pushOpenApiDocument } from './openapi';
 
 /**
@@ -14,7 +14,9 @@ import { pushOpenApiDocument } from './openapi';
  */
 export function pushRouter(deps: AppDeps): Router {
   const router = new Router({ prefix: '/api/v1' });
-  router.get('/health', pushHealth(deps));
+  const anonymous = anonymousLimit(deps);
+  router.get('/health', anonymous, pushHealth(deps));
+  router.get('/openapi.json', anonymous); // then the document (serveOpenApi), with X-RateLimit-*
   serveOpenApi(router, pushOpenApiDocument);
   for (const r of [pushAuthRouter(deps), pushAppsRouter(deps), pushApiKeysRouter(deps)]) router.use(r.routes());
   return router;

@@ -8,13 +8,17 @@ import { startPushApi } from '../support/push';
 describe('push OpenAPI document', () => {
   let api: TestApi;
   let doc: any;
+  let headers: Headers;
   beforeAll(async () => {
     api = await startPushApi();
-    doc = (await api.request('GET', '/api/v1/openapi.json')).body;
+    const res = await api.request('GET', '/api/v1/openapi.json');
+    doc = res.body;
+    headers = res.headers;
   });
   afterAll(async () => api?.stop());
 
-  it('is valid OpenAPI 3 with the bearer JWT and ApiKey schemes', async () => {
+  it('is valid OpenAPI 3 with the bearer JWT and ApiKey schemes (served with X-RateLimit-*)', async () => {
+    assert.ok(headers.get('x-ratelimit-limit') && headers.get('x-ratelimit-remaining') && headers.get('x-ratelimit-reset'));
     const result = await validateOpenApi(doc);
     assert.equal(result.valid, true, JSON.stringify(result.errors, null, 1));
     assert.deepEqual(doc.components.securitySchemes.bearerAuth, {
