@@ -4,6 +4,7 @@ import { serveOpenApi } from '../kit/openapi';
 import { pushApiKeysRouter } from './api-keys/routes';
 import { pushAppsRouter } from './apps/routes';
 import { pushAuthRouter } from './auth/routes';
+import { dependencyErrors } from './dependency-errors';
 import { anonymousLimit, pushHealth } from './health';
 import { pushOpenApiDocument } from './openapi';
 
@@ -14,6 +15,7 @@ import { pushOpenApiDocument } from './openapi';
  */
 export function pushRouter(deps: AppDeps): Router {
   const router = new Router({ prefix: '/api/v1' });
+  router.use(dependencyErrors(deps));
   const anonymous = anonymousLimit(deps);
   router.get('/health', anonymous, pushHealth(deps));
   router.get('/openapi.json', anonymous); // then the document (serveOpenApi), with X-RateLimit-*
