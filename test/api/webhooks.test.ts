@@ -1,7 +1,7 @@
 // /v1/webhooks over HTTP: register, list, get, patch, delete; validation, access, limits.
 import assert from 'node:assert/strict';
-import { decryptSecret, webhookSecretKey } from '../../activities/webhooks/secret-box';
-import { isEndpointSecret } from '../../activities/webhooks/signing';
+import { decryptSecret, webhookSecretKey } from '../../lib/webhooks/secret-box';
+import { isEndpointSecret } from '../../lib/webhooks/signing';
 import { assertError, startApi, type TestApi } from '../support/api';
 import { createApiKey, createOrganization, createTenant, createWorkspace } from '../support/factories';
 import { createWebhook, fakeResolver } from '../support/webhook-api';

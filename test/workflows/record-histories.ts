@@ -16,7 +16,7 @@ import { ticketWorker, timeSkippingEnv, workflowBundle } from '../support/tempor
 import { randomBytes } from 'node:crypto';
 import { Worker } from '@temporalio/worker';
 import { createWebhookActivities } from '../../activities/webhooks/deliver';
-import { createSafeHttpAgent, createSafeHttpsAgent } from '../../activities/webhooks/safe-agent';
+import { createSafeHttpAgent, createSafeHttpsAgent } from '../../lib/webhooks/safe-agent';
 import { webhookBatchWorkflowId } from '../../workflows/webhook-delivery/contract';
 import { webhookBatchWorkflow } from '../../workflows/webhook-delivery/delivery.workflow';
 import { createDelivery, startReceiver } from '../support/webhooks';

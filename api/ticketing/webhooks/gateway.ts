@@ -2,7 +2,7 @@
 // start the one-delivery workflow (design principle 1: the workflow owns the attempts).
 // Only the contract is imported, never the workflow implementation.
 import { WorkflowExecutionAlreadyStartedError, type WorkflowHandle } from '@temporalio/client';
-import { envelope } from '../../../activities/webhooks/fan-out';
+import { envelope } from '../../../lib/webhooks/envelope';
 import { newId } from '../../../lib/ids';
 import {
   WEBHOOK_DELIVERY_WORKFLOW_TYPE,

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { checkWebhookUrl, classifyAddress, isForbiddenAddress, type Resolver } from '../../activities/webhooks/url-policy';
+import { checkWebhookUrl, classifyAddress, isForbiddenAddress, type Resolver } from '../../lib/webhooks/url-policy';
 
 // A fake DNS: no test here may reach a real resolver or the network.
 const DNS: Record<string, string[]> = {
