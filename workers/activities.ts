@@ -3,6 +3,7 @@ import { createMaintenanceActivities } from '../activities/maintenance';
 import { createTicketActivities } from '../activities/tickets';
 import { createTriager } from '../activities/triage/triager';
 import { createWebhookActivities } from '../activities/webhooks/deliver';
+import { createPauseActivities } from '../activities/webhooks/pause';
 import { createSafeHttpAgent, createSafeHttpsAgent } from '../lib/webhooks/safe-agent';
 import { webhookSecretKey } from '../lib/webhooks/secret-box';
 import type { Db } from '../db/db';
@@ -12,14 +13,14 @@ import type { TaskQueue } from './queues';
 /** The activities a worker of `queue` registers, built over real dependencies. */
 export function activitiesFor(queue: TaskQueue, deps: { config: Config; db: Db }): object {
   const { config, db } = deps;
+  const mailer = () => ({ transport: config.smtpUrl ? nodemailer.createTransport(config.smtpUrl) : null, from: config.mailFrom });
   switch (queue) {
     case 'ticketing': {
-      const transport = config.smtpUrl ? nodemailer.createTransport(config.smtpUrl) : null;
       return {
         ...createTicketActivities({
           db,
           triager: createTriager({ openai: config.triageOpenAi }),
-          mailer: { transport, from: config.mailFrom },
+          mailer: mailer(),
         }),
         ...createMaintenanceActivities({ db }),
       };
@@ -31,7 +32,10 @@ export function activitiesFor(queue: TaskQueue, deps: { config: Config; db: Db }
         http: createSafeHttpAgent({ allowLoopback, keepAlive: true }),
         https: createSafeHttpsAgent({ allowLoopback, keepAlive: true }),
       };
-      return createWebhookActivities({ db, secretKey: webhookSecretKey(config), agents });
+      return {
+        ...createWebhookActivities({ db, secretKey: webhookSecretKey(config), agents }),
+        ...createPauseActivities({ db, mailer: mailer() }),
+      };
     }
   }
 }
