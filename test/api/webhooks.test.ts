@@ -118,6 +118,17 @@ describe('POST /v1/webhooks', () => {
     assert.equal((await api.request('DELETE', `/v1/webhooks/${e.id}`, { token })).status, 204);
   });
 
+  it("201 for the README walk-through's URL with this machine's own resolver, whatever its DNS answers", async () => {
+    const osDns = await startApi(); // no resolveHost override: the OS resolver
+    try {
+      const res = await osDns.request('POST', '/v1/webhooks', { token, body: valid({ url: 'https://hooks.example.com/support' }) });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      assert.equal((await osDns.request('DELETE', `/v1/webhooks/${res.body.id}`, { token })).status, 204);
+    } finally {
+      await osDns.stop();
+    }
+  });
+
   it('400 for a body that is not an object', async () => {
     assertError(await api.request('POST', '/v1/webhooks', { token, rawBody: '[1]' }), 400, 'validation_error');
   });
