@@ -5,7 +5,6 @@
 // ("Batch size and history") quotes the figures this prints.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, test } from 'node:test';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { createWebhookActivities } from '../../activities/webhooks/deliver';
@@ -38,7 +37,7 @@ let db: Db;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let healthy = false;
 
-before(async () => {
+beforeAll(async () => {
   db = await connectDb(loadConfig().databaseUrl, 10);
   receiver = await startReceiver(() => (healthy ? 200 : 500));
   env = await timeSkippingEnv();
@@ -56,7 +55,7 @@ before(async () => {
   running = worker.run();
 });
 
-after(async () => {
+afterAll(async () => {
   worker?.shutdown();
   await running;
   await env?.teardown();
@@ -109,15 +108,15 @@ async function runBatch(deliveryIds: string[], schedule: RetrySchedule): Promise
   return runs;
 }
 
-const describe = (runs: RunSize[], deliveries: number) =>
+const sizes = (runs: RunSize[], deliveries: number) =>
   `${runs.length} run(s): ${runs.map((r) => `${r.events} events (${(r.events / deliveries).toFixed(2)}/delivery, ${Math.round(r.bytes / 1024)} KiB)`).join(', ')}`;
 
-test('the largest batch, every attempt failing: each run of its history stays far under the 10 k-event warning', async (t) => {
+test('the largest batch, every attempt failing: each run of its history stays far under the 10 k-event warning', async () => {
   const deliveries = EVENTS_PER_CLAIM * ENDPOINTS_PER_WORKSPACE;
   const ids = await seedBatch(ENDPOINTS_PER_WORKSPACE, EVENTS_PER_CLAIM);
   healthy = false;
   const runs = await runBatch(ids, PLATFORM_RETRY_SCHEDULE);
-  t.diagnostic(`${deliveries} deliveries failing 5 times, then paused: ${describe(runs, deliveries)}`);
+  console.log(`${deliveries} deliveries failing 5 times, then paused: ${sizes(runs, deliveries)}`);
   assert.equal(runs.length, PLATFORM_RETRY_SCHEDULE.delaysMs.length, 'one run per attempt round');
   // one marker per delivery per round, plus a bounded number of workflow tasks, a timer
   // and (last round) the pause activity
@@ -131,12 +130,12 @@ test('the largest batch, every attempt failing: each run of its history stays fa
   assert.equal(paused.rows[0].n, ENDPOINTS_PER_WORKSPACE);
 });
 
-test('the largest batch, all answered at once: one run of about one event per delivery', async (t) => {
+test('the largest batch, all answered at once: one run of about one event per delivery', async () => {
   const deliveries = EVENTS_PER_CLAIM * ENDPOINTS_PER_WORKSPACE;
   const ids = await seedBatch(ENDPOINTS_PER_WORKSPACE, EVENTS_PER_CLAIM);
   healthy = true;
   const runs = await runBatch(ids, TICKETING_RETRY_SCHEDULE);
-  t.diagnostic(`${deliveries} deliveries succeeding first time: ${describe(runs, deliveries)}`);
+  console.log(`${deliveries} deliveries succeeding first time: ${sizes(runs, deliveries)}`);
   assert.equal(runs.length, 1);
   assert.ok(runs[0].events <= deliveries + 30, `${runs[0].events} events`);
 });

@@ -3,7 +3,6 @@
 // email to its workspace through nodemailer to the test run's SMTP server on loopback.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, test } from 'node:test';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import nodemailer from 'nodemailer';
@@ -31,7 +30,7 @@ let db: Db;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 const healthy = new Set<string>();
 
-before(async () => {
+beforeAll(async () => {
   const config = loadConfig();
   assert.ok(config.smtpUrl, 'npm test runs an SMTP server on loopback and sets SMTP_URL');
   db = await connectDb(config.databaseUrl, 5);
@@ -50,7 +49,7 @@ before(async () => {
   running = worker.run();
 });
 
-after(async () => {
+afterAll(async () => {
   worker?.shutdown();
   await running;
   await env?.teardown();
