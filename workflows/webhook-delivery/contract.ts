@@ -33,7 +33,11 @@ export interface WebhookBatchInput {
   batchId: string;
   /** the pending deliveries (one per event and subscribed endpoint) committed for the batch */
   deliveryIds: string[];
-  /** absent only in batches started before the schedule was an input: they keep the ticketing schedule */
+  /**
+   * Always pass one. Absent only in batches started before the schedule was an input:
+   * they keep the ticketing schedule and run as they were recorded (one coroutine per
+   * delivery, no rounds), so their histories replay.
+   */
   schedule?: RetrySchedule;
   /**
    * Set by the batch itself when it continues as new after a round with failures: the

@@ -1,4 +1,4 @@
-import { ApplicationFailure, continueAsNew, patched, proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
+import { ApplicationFailure, continueAsNew, proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
 import type {
   BatchTally,
   DeliveryResult,
@@ -26,9 +26,6 @@ const onExhausted = proxyActivities<WebhookExhaustedActivities>({
   startToCloseTimeout: '2 minutes',
   retry: { initialInterval: '10 seconds', backoffCoefficient: 2, maximumInterval: '15 minutes' },
 });
-
-/** Batches run in rounds (one per attempt number) since this change; older ones replay as they ran. */
-export const BATCH_ROUNDS_PATCH = 'webhook-batch-rounds';
 
 function scheduleOf(input: { schedule?: RetrySchedule }): RetrySchedule {
   const schedule = input.schedule ?? { delaysMs: [...SCHEDULE_BEFORE_INPUTS] };
@@ -75,8 +72,10 @@ function tallyOf(outcomes: DeliveryResult[], counted: BatchTally = { succeeded: 
  */
 export async function webhookBatchWorkflow(input: WebhookBatchInput): Promise<BatchTally> {
   const schedule = scheduleOf(input);
-  if (!input.round && !patched(BATCH_ROUNDS_PATCH)) {
-    // a batch started before rounds: one coroutine per delivery, as it was recorded
+  if (!input.schedule) {
+    // Started before rounds (and before the schedule was an input: every start since
+    // passes one, and so does continue-as-new): one coroutine per delivery, as it ran.
+    // The input tells the two apart, so no patch marker is needed in every new batch.
     const outcomes = await Promise.all(input.deliveryIds.map((id) => deliverOne(id, schedule, 0, schedule.delaysMs.length)));
     return tallyOf(outcomes);
   }
