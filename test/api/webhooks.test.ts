@@ -243,6 +243,20 @@ describe('PATCH /v1/webhooks/{id}', () => {
     assert.equal(resumed.body.description, '');
   });
 
+  it("a pause by hand records paused_at and reason 'manual'; resuming clears them (the platform API shows them)", async () => {
+    const e = await createWebhook(api, token, valid());
+    const pauseOf = async () => (await api.deps.db.query('SELECT paused_at, paused_reason FROM webhook_endpoints WHERE id = $1', [e.id])).rows[0];
+    assert.deepEqual(await pauseOf(), { paused_at: null, paused_reason: null });
+    assert.equal((await api.request('PATCH', `/v1/webhooks/${e.id}`, { token, body: { active: false } })).status, 200);
+    const paused = await pauseOf();
+    assert.equal(paused.paused_reason, 'manual');
+    assert.ok(paused.paused_at instanceof Date);
+    assert.equal((await api.request('PATCH', `/v1/webhooks/${e.id}`, { token, body: { description: 'still paused' } })).status, 200);
+    assert.deepEqual(await pauseOf(), paused, 'a PATCH that does not touch active leaves the pause as it was');
+    assert.equal((await api.request('PATCH', `/v1/webhooks/${e.id}`, { token, body: { active: true } })).status, 200);
+    assert.deepEqual(await pauseOf(), { paused_at: null, paused_reason: null });
+  });
+
   it('400 for an empty body, unknown fields and the same rules as registration', async () => {
     const e = await createWebhook(api, token, valid());
     const patch = (body: unknown) => api.request('PATCH', `/v1/webhooks/${e.id}`, { token, body });
