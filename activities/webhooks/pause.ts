@@ -1,14 +1,9 @@
 // The 'pause-endpoint' step of a schedule (the platform spec: "After 5 failed attempts the
 // webhook is paused and an email notification is sent"), after a delivery's last failure.
-import type { Db, Queryable } from '../../db/db';
-import {
-  agentEmails,
-  endpointsOfDeliveries,
-  lastAttemptsOf,
-  lockActiveEndpoint,
-  pauseEndpoint,
-  type PausableEndpoint,
-} from '../../db/repositories/webhook-endpoint-pause';
+import type { Db, Executor } from '../../db/db';
+import { agentEmails } from '../../db/repositories/agents';
+import { endpointsOfDeliveries, lastAttemptsOf } from '../../db/repositories/webhook-deliveries';
+import { lockActiveEndpoint, pauseEndpoint, type PausableEndpoint } from '../../db/repositories/webhook-endpoints';
 import type { WebhookExhaustedActivities } from '../../workflows/webhook-delivery/contract';
 import type { Mailer } from '../tickets/notify';
 
@@ -40,20 +35,20 @@ export function createPauseActivities(deps: PauseActivityDeps): WebhookExhausted
  * endpoint that ran out together (or a later retry) find it paused and send nothing.
  */
 async function pauseOne(deps: PauseActivityDeps, endpointId: string, deliveryIds: string[]): Promise<boolean> {
-  return deps.db.tx(async (q) => {
-    const endpoint = await lockActiveEndpoint(q, endpointId);
+  return deps.db.transaction(async (m) => {
+    const endpoint = await lockActiveEndpoint(m, endpointId);
     if (!endpoint) return false; // paused by hand or by an earlier delivery, or deleted: nothing to do
-    await notify(q, deps.mailer, endpoint, deliveryIds);
-    await pauseEndpoint(q, endpointId, PAUSED_AFTER_FAILURES);
+    await notify(m, deps.mailer, endpoint, deliveryIds);
+    await pauseEndpoint(m, endpointId, PAUSED_AFTER_FAILURES);
     return true;
   });
 }
 
 /** One message to the workspace's agents that have an email address (who run its desk). */
-async function notify(q: Queryable, mailer: Mailer, endpoint: PausableEndpoint, deliveryIds: string[]): Promise<void> {
-  const to = await agentEmails(q, endpoint.workspace_id);
+async function notify(m: Executor, mailer: Mailer, endpoint: PausableEndpoint, deliveryIds: string[]): Promise<void> {
+  const to = await agentEmails(m, endpoint.workspaceId);
   if (!mailer.transport || !to.length) return;
-  const failed = await lastAttemptsOf(q, endpoint.id, deliveryIds, 20);
+  const failed = await lastAttemptsOf(m, endpoint.id, deliveryIds, 20);
   const lines = failed.map(
     (d) => `- ${d.id} (${d.event_type}): attempt ${d.attempt} at ${d.started_at.toISOString()}: ${d.error ?? `status ${d.status_code}`}`,
   );

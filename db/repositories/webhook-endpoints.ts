@@ -91,3 +91,24 @@ export async function deleteEndpoint(executor: Executor, id: string): Promise<bo
   );
   return affected === 1;
 }
+
+/** An endpoint the pause step may pause, with what its email names. */
+export type PausableEndpoint = Pick<WebhookEndpoint, 'id' | 'workspaceId' | 'url' | 'description'>;
+
+/** The endpoint, locked until the transaction ends, if it is active and not deleted. */
+export async function lockActiveEndpoint(executor: Executor, endpointId: string): Promise<PausableEndpoint | null> {
+  return managerOf(executor).findOne(WebhookEndpoint, {
+    select: { id: true, workspaceId: true, url: true, description: true },
+    where: { id: endpointId, active: true, deletedAt: IsNull() },
+    lock: { mode: 'pessimistic_write' },
+  });
+}
+
+/** Pauses it with `reason` ('delivery_failed' from the pause step; a PATCH writes 'manual'). */
+export async function pauseEndpoint(executor: Executor, endpointId: string, reason: string): Promise<void> {
+  await managerOf(executor).update(
+    WebhookEndpoint,
+    { id: endpointId },
+    { active: false, pausedAt: () => 'now()', pausedReason: reason, updatedAt: () => 'now()' },
+  );
+}
