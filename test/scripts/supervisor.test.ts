@@ -116,7 +116,7 @@ describe('npm start supervisor', () => {
     const proc = spawn(process.execPath, ['--import', 'tsx', fixture], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     proc.stdout.on('data', (d) => (out += d));
-    const childPid = Number((await until('fixture child', () => /child pid (\d+)/.exec(out), 30_000))[1]);
+    const childPid = Number((await until('fixture child', () => /child pid (\d+)/.exec(out), 30_000))![1]);
     assert.ok(alive(childPid));
     proc.kill('SIGKILL');
     await until(`child ${childPid} gone after its supervisor was killed`, () => !alive(childPid), 10_000);
