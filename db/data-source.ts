@@ -8,6 +8,7 @@ import { WebhookDispatch1732160000004 } from './migrations/1732160000004-Webhook
 import { WebhookBatches1732160000005 } from './migrations/1732160000005-WebhookBatches';
 import { TypeormMetadata1732160000006 } from './migrations/1732160000006-TypeormMetadata';
 import { Push1732160000020 } from './migrations/1732160000020-Push';
+import { SigningKeysEncrypted1732170000001 } from './migrations/1732170000001-SigningKeysEncrypted';
 import { ENTITIES } from './entities';
 
 // Schema changes only ever come from the hand-written migrations listed here;
@@ -18,6 +19,7 @@ export const MIGRATIONS = [
   WebhookBatches1732160000005,
   TypeormMetadata1732160000006,
   Push1732160000020,
+  SigningKeysEncrypted1732170000001,
 ];
 
 export function createDataSource(url: string, poolSize = 20): DataSource {
