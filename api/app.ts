@@ -6,6 +6,7 @@ import { securityHeaders } from './kit/headers';
 import { inputLimits } from './kit/input-limits';
 import { allowedMethodsOf } from './kit/methods';
 import { requestId } from './kit/request-id';
+import { requestLog } from './kit/request-log';
 import { ticketingRouter } from './ticketing/router';
 import { platformRouter } from './platform/router';
 import { pushRouter } from './push/router';
@@ -17,6 +18,7 @@ export function createApp(deps: AppDeps): Koa {
   const routers = [ticketingRouter(deps), platformRouter(deps), pushRouter(deps)];
   app.use(securityHeaders());
   app.use(requestId());
+  app.use(requestLog(deps.logger));
   app.use(
     errorHandler({
       logger: deps.logger,
