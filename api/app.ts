@@ -7,6 +7,8 @@ import { inputLimits } from './kit/input-limits';
 import { allowedMethodsOf } from './kit/methods';
 import { requestId } from './kit/request-id';
 import { requestLog } from './kit/request-log';
+import { clientAddress } from './kit/client-ip';
+import { trustedProxies } from '../lib/client-ip';
 import { ticketingRouter } from './ticketing/router';
 import { platformRouter } from './platform/router';
 import { pushRouter } from './push/router';
@@ -14,8 +16,11 @@ import { pushRouter } from './push/router';
 /** The whole HTTP surface; no listen here, so tests and the server share it. */
 export function createApp(deps: AppDeps): Koa {
   const app = new Koa();
-  app.proxy = true;
+  // X-Forwarded-* headers count only behind the proxies the operator listed (TRUSTED_PROXIES);
+  // the client address is always decided by clientAddress, never by Koa's trust-everyone rule.
+  app.proxy = deps.config.trustedProxies.length > 0;
   const routers = [ticketingRouter(deps), platformRouter(deps), pushRouter(deps)];
+  app.use(clientAddress(trustedProxies(deps.config.trustedProxies)));
   app.use(securityHeaders());
   app.use(requestId());
   app.use(requestLog(deps.logger));
