@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type Redis from 'ioredis';
 import { errors } from '../../errors';
-import { WINDOW_MS } from './rate-limit';
 
 // Failed authentication per client IP (finding 11): a rolling 60 s log of failures per
 // address in Redis. While an address has `limit` failures in its window, every attempt
 // from it is refused with 429 *before* its key is looked at, so a right key gives no
 // different answer than a wrong one until the window frees. Successes are not logged.
 // Redis's clock decides, so every API process agrees.
+const WINDOW_MS = 60_000;
 const THROTTLE_LUA = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
