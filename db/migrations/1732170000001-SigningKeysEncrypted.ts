@@ -14,13 +14,15 @@ export class SigningKeysEncrypted1732170000001 implements MigrationInterface {
   name = 'SigningKeysEncrypted1732170000001';
 
   private boxKey(rows: number, what: string): Buffer {
+    const config = loadConfig();
+    const need = `signing_keys holds ${rows} private key(s) to ${what}, but`;
+    if (!config.webhookSecretKey) {
+      throw new Error(`${need} the secret-box key is not configured: set WEBHOOK_SECRET_KEY (scripts/ensure.sh writes one into .data/env) and migrate again`);
+    }
     try {
-      return webhookSecretKey(loadConfig());
+      return webhookSecretKey(config);
     } catch (err) {
-      throw new Error(
-        `signing_keys holds ${rows} private key(s) to ${what}, but the secret-box key is ` +
-          `not configured: set WEBHOOK_SECRET_KEY (scripts/ensure.sh writes one into .data/env) and migrate again (${(err as Error).message})`,
-      );
+      throw new Error(`${need} WEBHOOK_SECRET_KEY is not usable: ${(err as Error).message}`);
     }
   }
 

@@ -108,4 +108,20 @@ describe('token signing keys at rest and their rotation', () => {
     // the next rotation deletes the key that retired past its grace
     assert.deepEqual(await rotateSigningKey(db, boxKey()), { kid: 'ticketing-rs256-3', deleted: ['ticketing-rs256-1'] });
   });
+
+  it('the migration refuses to run, saying why, when clear keys exist and no secret-box key is configured', async () => {
+    const other = await throwawayDatabase('support_signing_nokey');
+    const saved = process.env.WEBHOOK_SECRET_KEY;
+    try {
+      await other.migrate(SigningKeysEncrypted1732170000001);
+      const odb = await connectDb(other.url, 1);
+      await odb.query(`INSERT INTO signing_keys (kid, private_jwk, public_jwk) VALUES ('ticketing-rs256-1', '{"d":"x"}', '{}')`);
+      await odb.close();
+      delete process.env.WEBHOOK_SECRET_KEY;
+      await assert.rejects(other.migrate(), /signing_keys holds 1 private key\(s\) to encrypt, but the secret-box key is not configured: set WEBHOOK_SECRET_KEY/);
+    } finally {
+      process.env.WEBHOOK_SECRET_KEY = saved;
+      await other.drop();
+    }
+  });
 });
