@@ -16,9 +16,9 @@ import { pushRouter } from './push/router';
 /** The whole HTTP surface; no listen here, so tests and the server share it. */
 export function createApp(deps: AppDeps): Koa {
   const app = new Koa();
-  // X-Forwarded-* headers count only behind the proxies the operator listed (TRUSTED_PROXIES);
-  // the client address is always decided by clientAddress, never by Koa's trust-everyone rule.
-  app.proxy = deps.config.trustedProxies.length > 0;
+  // app.proxy serves X-Forwarded-Proto (the kit's HSTS); the client address is decided by
+  // clientAddress (X-Forwarded-For only from TRUSTED_PROXIES), never by Koa's trust-everyone rule.
+  app.proxy = true;
   const routers = [ticketingRouter(deps), platformRouter(deps), pushRouter(deps)];
   app.use(clientAddress(trustedProxies(deps.config.trustedProxies)));
   app.use(securityHeaders());
