@@ -9,6 +9,7 @@ import { WebhookBatches1732160000005 } from './migrations/1732160000005-WebhookB
 import { TypeormMetadata1732160000006 } from './migrations/1732160000006-TypeormMetadata';
 import { Push1732160000020 } from './migrations/1732160000020-Push';
 import { WebhookEndpointPause1732160000050 } from './migrations/1732160000050-WebhookEndpointPause';
+import { SigningKeysEncrypted1732170000001 } from './migrations/1732170000001-SigningKeysEncrypted';
 import { ENTITIES } from './entities';
 
 // Schema changes only ever come from the hand-written migrations listed here;
@@ -20,6 +21,7 @@ export const MIGRATIONS = [
   TypeormMetadata1732160000006,
   Push1732160000020,
   WebhookEndpointPause1732160000050,
+  SigningKeysEncrypted1732170000001,
 ];
 
 export function createDataSource(url: string, poolSize = 20): DataSource {
