@@ -10,6 +10,7 @@ import { TypeormMetadata1732160000006 } from './migrations/1732160000006-Typeorm
 import { Push1732160000020 } from './migrations/1732160000020-Push';
 import { WebhookEndpointPause1732160000050 } from './migrations/1732160000050-WebhookEndpointPause';
 import { ENTITIES } from './entities';
+import { EventsRetention1732160000070 } from './migrations/1732160000070-EventsRetention';
 
 // Schema changes only ever come from the hand-written migrations listed here;
 // `synchronize` stays off so TypeORM never alters a table by itself.
@@ -20,6 +21,7 @@ export const MIGRATIONS = [
   TypeormMetadata1732160000006,
   Push1732160000020,
   WebhookEndpointPause1732160000050,
+  EventsRetention1732160000070,
 ];
 
 export function createDataSource(url: string, poolSize = 20): DataSource {
