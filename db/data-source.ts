@@ -11,6 +11,7 @@ import { Push1732160000020 } from './migrations/1732160000020-Push';
 import { WebhookEndpointPause1732160000050 } from './migrations/1732160000050-WebhookEndpointPause';
 import { SigningKeysEncrypted1732170000001 } from './migrations/1732170000001-SigningKeysEncrypted';
 import { ENTITIES } from './entities';
+import { EventsRetention1732160000070 } from './migrations/1732160000070-EventsRetention';
 
 // Schema changes only ever come from the hand-written migrations listed here;
 // `synchronize` stays off so TypeORM never alters a table by itself.
@@ -22,6 +23,7 @@ export const MIGRATIONS = [
   Push1732160000020,
   WebhookEndpointPause1732160000050,
   SigningKeysEncrypted1732170000001,
+  EventsRetention1732160000070,
 ];
 
 export function createDataSource(url: string, poolSize = 20): DataSource {

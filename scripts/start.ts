@@ -9,7 +9,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join, resolve } from 'node:path';
-import { TASK_QUEUES } from '../workers/queues';
+import { TASK_QUEUES } from '../workers/registry';
 import { printDemoCredentials } from './demo-credentials';
 import { loadEnvFile } from './env-file';
 import { createPrefixedOutput } from './prefixed-output';

@@ -1,0 +1,38 @@
+// Registry entry of the `webhooks` task queue: webhook delivery batches and manual
+// deliveries, with the outbox dispatcher that starts the batches running beside it.
+import nodemailer from 'nodemailer';
+import { createWebhookActivities } from '../activities/webhooks/deliver';
+import { createPauseActivities } from '../activities/webhooks/pause';
+import { createSafeHttpAgent, createSafeHttpsAgent } from '../lib/webhooks/safe-agent';
+import { webhookSecretKey } from '../lib/webhooks/secret-box';
+import { WEBHOOKS_QUEUE } from '../workflows/webhook-delivery/contract';
+import type { QueueEntry } from './queue-entry';
+import { createWebhookDispatcher } from './webhook-dispatcher';
+
+export const webhooksQueue: QueueEntry = {
+  name: WEBHOOKS_QUEUE,
+  workflowsPath: require.resolve('../workflows/queues/webhooks'),
+  workflowTypes: ['webhookBatchWorkflow', 'webhookDeliveryWorkflow'],
+  activities({ config, db }) {
+    const allowLoopback = config.webhookAllowLoopback;
+    // keep-alive: consecutive deliveries to one receiver reuse the TLS connection
+    const agents = {
+      http: createSafeHttpAgent({ allowLoopback, keepAlive: true }),
+      https: createSafeHttpsAgent({ allowLoopback, keepAlive: true }),
+    };
+    const mailer = { transport: config.smtpUrl ? nodemailer.createTransport(config.smtpUrl) : null, from: config.mailFrom };
+    return {
+      ...createWebhookActivities({ db, secretKey: webhookSecretKey(config), agents }),
+      ...createPauseActivities({ db, mailer }),
+    };
+  },
+  // attempts run as local activities, up to one per delivery of a batch at once, mostly
+  // waiting on receivers
+  options: { maxConcurrentLocalActivityExecutions: 400 },
+  // the outbox dispatcher runs beside the workers that deliver what it starts
+  async sideJobs({ db, client, logger }) {
+    const dispatcher = createWebhookDispatcher({ db, client, logger });
+    await dispatcher.start();
+    return () => dispatcher.stop();
+  },
+};
