@@ -1,15 +1,17 @@
 // GET /analytics/overview and /analytics/time-series (docs/push.md, "Analytics").
-import type Router from '@koa/router';
+import Router from '@koa/router';
 import { overview, timeSeries } from '../../../db/repositories/push-analytics';
 import type { AppDeps } from '../../deps';
 import { parse } from '../../kit/validation';
 import { appFor, pushAuth } from '../auth';
 import { OverviewQuery, periodOf, TimeSeriesQuery } from './schema';
+import './openapi-paths';
 
 /** A share of `sent`, 0 when nothing was sent. */
 const rate = (part: number, sent: number) => (sent > 0 ? Math.min(1, part / sent) : 0);
 
-export function analyticsRoutes(router: Router, deps: AppDeps): void {
+export function pushAnalyticsRouter(deps: AppDeps): Router {
+  const router = new Router();
   const auth = pushAuth(deps, { schemes: ['user', 'apiKey'] });
 
   router.get('/analytics/overview', auth, async (ctx) => {
@@ -39,4 +41,5 @@ export function analyticsRoutes(router: Router, deps: AppDeps): void {
       data: rows.map((r) => ({ timestamp: r.timestamp.toISOString(), sent: r.sent, delivered: r.delivered, opened: r.opened, failed: r.failed })),
     };
   });
+  return router;
 }
