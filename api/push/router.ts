@@ -1,7 +1,9 @@
 import Router from '@koa/router';
 import type { AppDeps } from '../deps';
 import { serveOpenApi } from '../kit/openapi';
+import { pushAnalyticsRouter } from './analytics/routes';
 import { pushAuthRouter } from './auth/routes';
+import { pushNotificationsRouter } from './notifications/routes';
 import { pushHealth } from './health';
 import { pushOpenApiDocument } from './openapi';
 
@@ -14,6 +16,6 @@ export function pushRouter(deps: AppDeps): Router {
   const router = new Router({ prefix: '/api/v1' });
   router.get('/health', pushHealth(deps));
   serveOpenApi(router, pushOpenApiDocument);
-  for (const r of [pushAuthRouter(deps)]) router.use(r.routes());
+  for (const r of [pushAuthRouter(deps), pushNotificationsRouter(deps), pushAnalyticsRouter(deps)]) router.use(r.routes());
   return router;
 }

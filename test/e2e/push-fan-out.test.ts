@@ -2,7 +2,8 @@
 // the real FCM and APNs transports to the local sink: each token receives exactly one
 // push, carrying its notificationId; dead tokens are pruned and counted failed.
 import assert from 'node:assert/strict';
-import { startApi, type TestApi } from '../support/api';
+import type { TestApi } from '../support/api';
+import { startPushApi } from '../support/push';
 import { byToken, insertDevices, pushTenant, sendOf, sendResult, sinkRecords, statusCounts, type PushTenant } from '../support/push-send';
 import { pushSinkDir } from '../support/push-sink-dir';
 
@@ -10,7 +11,7 @@ let api: TestApi;
 let tenant: PushTenant;
 
 beforeAll(async () => {
-  api = await startApi();
+  api = await startPushApi();
   tenant = await pushTenant(api);
 });
 afterAll(async () => {

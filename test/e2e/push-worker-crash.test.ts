@@ -19,7 +19,8 @@ import { demoCredentials } from '../../lib/push/demo-credentials';
 import { startPushSink, type PushSink } from '../../scripts/push-sink';
 import { PUSH_SEND_WORKFLOW_TYPE, pushSendWorkflowId, type PushSendTotals } from '../../workflows/push-send/contract';
 import { PUSH_PAGE_SIZE } from '../../workflows/push-send/push-send.logic';
-import { startApi, type TestApi } from '../support/api';
+import type { TestApi } from '../support/api';
+import { startPushApi } from '../support/push';
 import { waitUntil } from '../support/crash-harness';
 import { byToken, insertDevices, pushTenant, sinkRecords, statusCounts } from '../support/push-send';
 import { startPushWorker, type WorkerProcess } from '../support/worker-process';
@@ -34,7 +35,7 @@ let sinkDir: string;
 const workers: WorkerProcess[] = [];
 
 beforeAll(async () => {
-  api = await startApi();
+  api = await startPushApi();
   const config = loadConfig();
   connection = await Connection.connect({ address: config.temporalAddress });
   client = new Client({ connection, namespace: config.temporalNamespace });

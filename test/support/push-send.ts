@@ -11,6 +11,7 @@ import type { Db } from '../../db/db';
 import { demoCredentials } from '../../lib/push/demo-credentials';
 import { pushSendWorkflowId, type PushSendTotals } from '../../workflows/push-send/contract';
 import type { TestApi } from './api';
+import { createApp, createKey, registerAccount } from './push';
 
 export interface PushTenant {
   token: string;
@@ -19,21 +20,18 @@ export interface PushTenant {
 }
 
 /** A new account, one app with the demo credentials the sink trusts, and an API key of it. */
-export async function pushTenant(api: TestApi): Promise<PushTenant> {
-  const email = `sender-${randomUUID()}@example.com`;
-  const reg = await api.request('POST', '/api/v1/auth/register', { body: { email, password: 'correct horse battery staple', name: 'Sender' } });
-  assert.equal(reg.status, 201, JSON.stringify(reg.body));
-  const token: string = reg.body.accessToken;
-  const app = await api.request('POST', '/api/v1/apps', { token, body: { name: 'Fan-out', bundleId: 'com.example.demo', platform: 'Android' } });
-  assert.equal(app.status, 201, JSON.stringify(app.body));
-  const creds = demoCredentials();
-  const fcm = await api.request('PUT', `/api/v1/apps/${app.body.id}/fcm-config`, { token, body: { serviceAccountJson: creds.serviceAccountJson } });
-  assert.ok(fcm.status < 300, JSON.stringify(fcm.body));
-  const apns = await api.request('PUT', `/api/v1/apps/${app.body.id}/apns-config`, { token, body: creds.apns });
-  assert.ok(apns.status < 300, JSON.stringify(apns.body));
-  const key = await api.request('POST', '/api/v1/api-keys', { token, body: { appId: app.body.id, name: 'sdk' } });
-  assert.equal(key.status, 201, JSON.stringify(key.body));
-  return { token, appId: app.body.id, apiKey: key.body.key };
+export async function pushTenant(api: TestApi, o: { credentials?: boolean } = {}): Promise<PushTenant> {
+  const { accessToken: token } = await registerAccount(api);
+  const app = await createApp(api, token, { bundleId: demoCredentials().apns.bundleId });
+  if (o.credentials !== false) {
+    const creds = demoCredentials();
+    const fcm = await api.request('PUT', `/api/v1/apps/${app.id}/fcm-config`, { token, body: { serviceAccountJson: creds.serviceAccountJson } });
+    assert.ok(fcm.status < 300, JSON.stringify(fcm.body));
+    const apns = await api.request('PUT', `/api/v1/apps/${app.id}/apns-config`, { token, body: creds.apns });
+    assert.ok(apns.status < 300, JSON.stringify(apns.body));
+  }
+  const key = await createKey(api, token, app.id);
+  return { token, appId: app.id, apiKey: key.key };
 }
 
 export interface TestDevice {

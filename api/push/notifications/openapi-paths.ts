@@ -1,5 +1,5 @@
 // The notification endpoints in the /api/v1 OpenAPI document, from the route schemas.
-import { errorResponses, registry, security } from '../openapi';
+import { API_KEY_ONLY, errorResponses, registry, USER_OR_API_KEY } from '../openapi';
 import { SendNotificationBody, SendNotificationResponse, TrackBody } from './schema';
 
 registry.registerPath({
@@ -9,7 +9,7 @@ registry.registerPath({
   description:
     'Unknown, inactive and repeated device ids are rejected. One notificationId per queued device, in the order of the ' +
     'accepted deviceIds; the device receives it in the push data (`notificationId`). Nothing is sent before the answer.',
-  security,
+  security: USER_OR_API_KEY,
   request: { body: { required: true, content: { 'application/json': { schema: SendNotificationBody } } } },
   responses: {
     202: { description: 'queued', content: { 'application/json': { schema: SendNotificationResponse } } },
@@ -25,7 +25,7 @@ for (const [path, what] of [
     method: 'post',
     path,
     summary: `Report a notification ${what} on the device (API key only; a repeat counts once)`,
-    security,
+    security: API_KEY_ONLY,
     request: { body: { required: true, content: { 'application/json': { schema: TrackBody } } } },
     responses: {
       204: { description: 'recorded' },
