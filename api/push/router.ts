@@ -2,11 +2,12 @@ import Router from '@koa/router';
 import type { AppDeps } from '../deps';
 import { serveOpenApi } from '../kit/openapi';
 import { pushAnalyticsRouter } from './analytics/routes';
+import { pushApiKeysRouter } from './api-keys/routes';
+import { pushAppsRouter } from './apps/routes';
 import { pushAuthRouter } from './auth/routes';
 import { pushNotificationsRouter } from './notifications/routes';
 import { pushHealth } from './health';
 import { pushOpenApiDocument } from './openapi';
-
 /**
  * Document 3 (push notifications) under /api/v1. Each resource router authenticates
  * its own routes with pushAuth (api/push/auth): the schemes and the Limits-table group
@@ -16,6 +17,6 @@ export function pushRouter(deps: AppDeps): Router {
   const router = new Router({ prefix: '/api/v1' });
   router.get('/health', pushHealth(deps));
   serveOpenApi(router, pushOpenApiDocument);
-  for (const r of [pushAuthRouter(deps), pushNotificationsRouter(deps), pushAnalyticsRouter(deps)]) router.use(r.routes());
+  for (const r of [pushAuthRouter(deps), pushAppsRouter(deps), pushApiKeysRouter(deps), pushNotificationsRouter(deps), pushAnalyticsRouter(deps)]) router.use(r.routes());
   return router;
 }
