@@ -3,7 +3,15 @@
 // copied onto another app or column does not open.
 import { decryptSecret, encryptSecret, webhookSecretKey } from '../../activities/webhooks/secret-box';
 import type { Config } from '../config';
-import type { ApnsConfig } from './credentials';
+
+/** What an app's APNs configuration holds (sealed at rest). */
+export interface ApnsConfig {
+  keyId: string;
+  teamId: string;
+  bundleId: string;
+  p8KeyContent: string;
+  useSandbox: boolean;
+}
 
 export type CredentialKind = 'fcm' | 'apns';
 

@@ -12,7 +12,7 @@ import {
   renamePushApp,
   setPushAppCredentials,
 } from '../../../db/repositories/push-apps';
-import { CredentialsError, parseApnsKey, parseFcmServiceAccount } from '../../../lib/push/credentials';
+import { CredentialError, parseApnsKey, parseFcmServiceAccount } from '../../../lib/push/credentials';
 import { sealCredentials } from '../../../lib/push/credential-box';
 import { appFor, principalOf, pushAuth, requireUser } from '../auth';
 import { presentApp } from './presenters';
@@ -20,7 +20,7 @@ import { ApnsConfigRequest, CreateAppRequest, FcmConfigRequest, UpdateAppRequest
 
 /** A credentials check that failed: a 400 naming the field. */
 function invalidCredentials(err: unknown): never {
-  if (err instanceof CredentialsError) throw errors.validation(err.message, { [err.field]: [err.message.slice(err.field.length + 2)] });
+  if (err instanceof CredentialError) throw errors.validation(err.message, { [err.field]: [err.detail] });
   throw err;
 }
 

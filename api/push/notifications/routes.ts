@@ -3,7 +3,6 @@ import Router from '@koa/router';
 import { trackNotification, type TrackKind } from '../../../db/repositories/push-tracking';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
-import { idempotency } from '../../kit/idempotency';
 import { parse } from '../../kit/validation';
 import { appFor, principalOf, pushAuth, type PushPrincipal } from '../auth';
 import { SendNotificationBody, TrackBody } from './schema';
@@ -12,14 +11,7 @@ import './openapi-paths';
 
 export function pushNotificationsRouter(deps: AppDeps): Router {
   const router = new Router();
-  // after pushAuth: a client's Idempotency-Keys are its credential's own
-  const idem = idempotency(deps, {
-    scopeOf: (ctx) => {
-      const p = principalOf(ctx);
-      return p.kind === 'apiKey' ? `push-key:${p.keyId}` : `push-user:${p.userId}`;
-    },
-  });
-  router.post('/notifications/send', pushAuth(deps, { schemes: ['user', 'apiKey'], limit: 'push-notifications-send' }), idem, async (ctx) => {
+  router.post('/notifications/send', pushAuth(deps, { schemes: ['user', 'apiKey'], limit: 'push-notifications-send' }), async (ctx) => {
     const body = parse(SendNotificationBody, ctx.request.body);
     const app = await appFor(ctx, deps, body.appId);
     ctx.status = 202;
@@ -36,7 +28,7 @@ export function pushNotificationsRouter(deps: AppDeps): Router {
       }
       ctx.status = 204;
     };
-  router.post('/notifications/track-delivery', pushAuth(deps, { schemes: ['apiKey'] }), idem, track('delivered'));
-  router.post('/notifications/track-opened', pushAuth(deps, { schemes: ['apiKey'] }), idem, track('opened'));
+  router.post('/notifications/track-delivery', pushAuth(deps, { schemes: ['apiKey'] }), track('delivered'));
+  router.post('/notifications/track-opened', pushAuth(deps, { schemes: ['apiKey'] }), track('opened'));
   return router;
 }
