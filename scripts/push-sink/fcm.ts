@@ -40,6 +40,7 @@ export function createFcmHandler(trust: SinkTrust, records: SinkRecords, now: ()
       return reply(res, 400, { error: 'invalid_grant', error_description: 'Invalid JWT audience.' });
     }
     const accessToken = `ya29.sink-${randomBytes(24).toString('base64url')}`;
+    if (accessTokens.size >= 10_000) for (const [t, g] of accessTokens) if (g.expiresAt <= now()) accessTokens.delete(t);
     accessTokens.set(accessToken, { projectId: account.projectId, expiresAt: now() + ACCESS_TOKEN_SECONDS * 1000 });
     reply(res, 200, { access_token: accessToken, expires_in: ACCESS_TOKEN_SECONDS, token_type: 'Bearer' });
   }

@@ -17,7 +17,10 @@ export async function startTestPushSink(opts: Omit<PushSinkOptions, 'dir'>): Pro
   });
 }
 
-export function sinkRecords(dir: string, service: 'fcm' | 'apns'): SinkRecord[] {
+/** What a sink kept; without a folder, the one `npm test` runs (PUSH_SINK_DIR, from scripts/test-services.sh). */
+export function sinkRecords(dir: string | undefined, service: 'fcm' | 'apns'): SinkRecord[] {
+  dir ??= process.env.PUSH_SINK_DIR;
+  if (!dir) throw new Error('PUSH_SINK_DIR is not set: run through npm test, or pass the sink folder');
   const file = join(dir, `${service}.jsonl`);
   if (!existsSync(file)) return [];
   return readFileSync(file, 'utf8')
