@@ -4,7 +4,6 @@ import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Pool } from 'pg';
 import { demoCredentials } from '../../lib/push/demo-credentials';
-import { createFcmTransport } from '../../lib/push/transport';
 import { percentile, runHttp, type RunStats } from '../lib/load';
 import { sleep } from '../lib/procs';
 
@@ -52,27 +51,6 @@ export function registerLoad(url: string, path: string, appId: string, o: { conn
       body: JSON.stringify({ appId, deviceToken: `${o.tag}-${i}`, platform: 'Android', userId: `u${i}`, deviceMetadata: { country: 'DE', appVersion: '1.2.0' } }),
     }),
   });
-}
-
-/** The sink's raw capacity: `total` pushes through the FCM client itself (sendEach of 500, `parallel` at once). */
-export async function sinkCapacity(sinkUrl: string, total: number, parallel: number): Promise<{ pushes: number; seconds: number; perSec: number; failed: number }> {
-  const transport = createFcmTransport({ serviceAccountJson: demoCredentials().serviceAccountJson, endpoint: sinkUrl });
-  let next = 0;
-  let failed = 0;
-  const batch = () => Array.from({ length: 500 }, (_, i) => ({ notificationId: `raw-${next}-${i}`, token: `raw-${next}-${i}`, title: 'raw', body: 'capacity', data: {} }));
-  await transport.send(batch()); // warm: the OAuth exchange and the session
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: parallel }, async () => {
-      while (next < total) {
-        next += 500;
-        failed += (await transport.send(batch())).filter((o) => !o.ok).length;
-      }
-    }),
-  );
-  const seconds = (performance.now() - t0) / 1000;
-  await transport.close();
-  return { pushes: next, seconds, perSec: next / seconds, failed };
 }
 
 /** `count` active Android devices of the app, written straight to the table. */
