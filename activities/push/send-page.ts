@@ -50,8 +50,8 @@ export function createPushSendActivities(deps: PushActivityDeps): PushSendActivi
   return {
     async sendPushPage({ sendId, afterPosition, limit }: PushPageInput): Promise<PushPageResult> {
       const send = await startSending(db, sendId);
-      if (!send) return { sent: 0, failed: 0, rows: 0, lastPosition: null }; // app deleted: its sends went with it
-      const rows = await pageToSend(db, sendId, afterPosition, limit);
+      if (!send) return { sent: 0, failed: 0, rows: 0, lastPosition: null, more: false }; // app deleted: its sends went with it
+      const { rows, more } = await pageToSend(db, sendId, afterPosition, limit);
       const lastAttempt = Context.current().info.attempt >= PAGE_MAX_ATTEMPTS;
       const heartbeat = setInterval(() => Context.current().heartbeat(), 1000);
       let retryable = 0;
@@ -87,7 +87,7 @@ export function createPushSendActivities(deps: PushActivityDeps): PushSendActivi
         // left `queued`: the retry sends only them
         throw ApplicationFailure.retryable(`${retryable} device(s) of send ${sendId} got a transient failure`, 'PushTransient');
       }
-      return pageResult(db, sendId, rows);
+      return pageResult(db, sendId, rows, more);
     },
 
     async finishPushSend({ sendId }) {
@@ -105,8 +105,8 @@ function outcomeOf(row: PageRow, result: PushOutcome | undefined, lastAttempt: b
 }
 
 /** The page's counts as recorded now (a repeated page counts what earlier attempts recorded too). */
-async function pageResult(db: Db, sendId: string, rows: PageRow[]): Promise<PushPageResult> {
-  if (!rows.length) return { sent: 0, failed: 0, rows: 0, lastPosition: null };
+async function pageResult(db: Db, sendId: string, rows: PageRow[], more: boolean): Promise<PushPageResult> {
+  if (!rows.length) return { sent: 0, failed: 0, rows: 0, lastPosition: null, more: false };
   const lastPosition = rows[rows.length - 1].position;
-  return { ...(await pageCounts(db, sendId, rows[0].position, lastPosition)), rows: rows.length, lastPosition };
+  return { ...(await pageCounts(db, sendId, rows[0].position, lastPosition)), rows: rows.length, lastPosition, more };
 }

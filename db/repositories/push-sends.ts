@@ -94,8 +94,11 @@ export interface PageRow {
   deviceActive: boolean | null;
 }
 
-/** One page of a send: its rows after `afterPosition`, in position order, with each device's token now. */
-export async function pageToSend(executor: Executor, sendId: string, afterPosition: number, limit: number): Promise<PageRow[]> {
+/**
+ * One page of a send: its rows after `afterPosition`, in position order, with each
+ * device's token now; `more` when rows follow the page.
+ */
+export async function pageToSend(executor: Executor, sendId: string, afterPosition: number, limit: number): Promise<{ rows: PageRow[]; more: boolean }> {
   const { rows } = await sql<PageRow>(
     executor,
     `SELECT n.id AS "notificationId", n.position, n.status, n.platform, n.device_id AS "deviceId",
@@ -103,9 +106,9 @@ export async function pageToSend(executor: Executor, sendId: string, afterPositi
        FROM push_notifications n LEFT JOIN push_devices d ON d.id = n.device_id
       WHERE n.send_id = $1 AND n.position > $2
       ORDER BY n.position LIMIT $3`,
-    [sendId, afterPosition, limit],
+    [sendId, afterPosition, limit + 1],
   );
-  return rows;
+  return { rows: rows.slice(0, limit), more: rows.length > limit };
 }
 
 export interface Outcome {

@@ -41,6 +41,8 @@ export interface PushPageResult {
   rows: number;
   /** the largest position in the page, or null when the page was empty */
   lastPosition: number | null;
+  /** rows follow the page: the send is not over */
+  more: boolean;
 }
 
 export interface PushSendActivities {

@@ -23,7 +23,7 @@ export function addPage(totals: PushSendTotals, page: PushPageResult): PushSendT
   return { sent: totals.sent + page.sent, failed: totals.failed + page.failed, pages: totals.pages + 1 };
 }
 
-/** The send is over after a page shorter than asked for (positions have no holes past it). */
-export function isLastPage(page: PushPageResult, limit: number): boolean {
-  return page.lastPosition === null || page.rows < limit;
+/** The send is over after a page with nothing after it (a send of 1,000 takes two pages, not three). */
+export function isLastPage(page: PushPageResult): boolean {
+  return page.lastPosition === null || !page.more;
 }

@@ -24,7 +24,7 @@ export async function pushSendWorkflow(input: PushSendInput): Promise<PushSendTo
   for (let run = 0; run < PAGES_PER_RUN; run++) {
     const page = await acts.sendPushPage({ sendId: input.sendId, afterPosition: after, limit: PUSH_PAGE_SIZE });
     totals = addPage(totals, page);
-    if (isLastPage(page, PUSH_PAGE_SIZE)) {
+    if (isLastPage(page)) {
       await acts.finishPushSend({ sendId: input.sendId });
       return totals;
     }
