@@ -10,7 +10,7 @@ import { unstartedSends } from '../db/repositories/push-sends';
 import type { Logger } from '../lib/logger';
 import { PUSH_QUEUE, PUSH_SEND_WORKFLOW_TYPE, pushSendWorkflowId, type PushSendInput } from '../workflows/push-send/contract';
 
-/** A send still `queued` this long after its commit is looked at (the API gives up its start after 8 s). */
+/** A send still `queued` this long after its commit is looked at (the API gives up its start after 5 s). */
 export const UNSTARTED_AFTER_SECONDS = 60;
 const EVERY_MS = 30_000;
 

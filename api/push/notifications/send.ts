@@ -11,7 +11,7 @@ import type { SendNotificationBody } from './schema';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** How long the API waits for Temporal to accept the start before it answers 503. */
-const START_DEADLINE_MS = 8000;
+const START_DEADLINE_MS = 5000;
 
 export interface SendResult {
   notificationIds: string[];
