@@ -1,8 +1,11 @@
 import Koa from 'koa';
-import bodyParser from 'koa-bodyparser';
 import type { AppDeps } from './deps';
-import { errorHandler, ticketingEnvelope } from './middleware/errors';
-import { requestId } from './middleware/request-id';
+import { ticketingEnvelope, platformEnvelope, pushEnvelope } from './kit/envelopes';
+import { errorHandler } from './kit/error-middleware';
+import { securityHeaders } from './kit/headers';
+import { inputLimits } from './kit/input-limits';
+import { allowedMethodsOf } from './kit/methods';
+import { requestId } from './kit/request-id';
 import { ticketingRouter } from './ticketing/router';
 import { platformRouter } from './platform/router';
 import { pushRouter } from './push/router';
@@ -11,22 +14,23 @@ import { pushRouter } from './push/router';
 export function createApp(deps: AppDeps): Koa {
   const app = new Koa();
   app.proxy = true;
+  const routers = [ticketingRouter(deps), platformRouter(deps), pushRouter(deps)];
+  app.use(securityHeaders());
   app.use(requestId());
-  app.use(errorHandler(deps.logger, [['/v1', ticketingEnvelope]]));
   app.use(
-    bodyParser({
-      enableTypes: ['json'],
-      jsonLimit: deps.config.bodyLimit,
-      strict: true,
-      // rethrow so the error middleware answers in the API's envelope
-      onerror: (err) => {
-        throw err;
-      },
+    errorHandler({
+      logger: deps.logger,
+      envelopes: [
+        ['/v1', ticketingEnvelope],
+        ['/platform/v1', platformEnvelope],
+        ['/api/v1', pushEnvelope],
+      ],
+      allowedMethods: allowedMethodsOf(routers),
+      bodyLimit: deps.config.bodyLimit,
     }),
   );
-  for (const router of [ticketingRouter(deps), platformRouter(deps), pushRouter(deps)]) {
-    app.use(router.routes());
-    app.use(router.allowedMethods({ throw: true }));
-  }
+  app.use(inputLimits({ bodyLimit: deps.config.bodyLimit }));
+  // No allowedMethods(): the error middleware answers 405 with Allow (and 404) in the API's envelope.
+  for (const router of routers) app.use(router.routes());
   return app;
 }

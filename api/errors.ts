@@ -1,18 +1,25 @@
-// The one error type routes throw. The error middleware turns it into the envelope of
-// the API that served the request; nothing else writes an error body.
+// The one error type routes throw. The error middleware (api/kit/error-middleware.ts)
+// turns it into the envelope of the API that served the request; nothing else writes
+// an error body. Codes are the ticketing API's; the platform and push envelopes map the
+// generic ones (validation_error, not_found, …) onto their own spellings (api/kit/envelopes.ts).
+
+/** Per-field messages, as zod reported them: `{ "body.title": ["Required"] }`. */
+export type FieldErrors = Record<string, string[]>;
+
 export class AppError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
     readonly headers: Record<string, string> = {},
+    readonly details?: FieldErrors,
   ) {
     super(message);
   }
 }
 
 export const errors = {
-  validation: (message: string) => new AppError(400, 'validation_error', message),
+  validation: (message: string, details?: FieldErrors) => new AppError(400, 'validation_error', message, {}, details),
   unauthorized: (message = 'Missing or invalid credentials') => new AppError(401, 'unauthorized', message),
   forbidden: (message = 'The API key lacks permission for this operation or workspace') =>
     new AppError(403, 'forbidden', message),
@@ -31,6 +38,13 @@ export const errors = {
     }),
   quotaExceeded: (limit: number) =>
     new AppError(429, 'ticket_quota_exceeded', `Monthly ticket quota of ${limit} tickets for this plan is used up`),
-  unavailable: (message = 'A dependency is unavailable; nothing was changed, retry later') =>
-    new AppError(503, 'service_unavailable', message),
+  unavailable: (message = 'A dependency is unavailable; nothing was changed, retry later', retryAfterSeconds = 5) =>
+    new AppError(503, 'service_unavailable', message, { 'Retry-After': String(retryAfterSeconds) }),
+  methodNotAllowed: (method: string, path: string, allow: string[]) =>
+    new AppError(405, 'method_not_allowed', `${method} is not served on ${path}; allowed: ${allow.join(', ')}`, {
+      Allow: allow.join(', '),
+    }),
+  // The connection is closed after it: the unread rest of the body must not be parsed as the next request.
+  payloadTooLarge: (limit: string) =>
+    new AppError(413, 'payload_too_large', `Request body is larger than ${limit}`, { Connection: 'close' }),
 };

@@ -5,6 +5,9 @@ import { createDeps } from './deps';
 
 async function main() {
   const config = loadConfig();
+  if (config.rateLimits) {
+    logger.warn({ rateLimits: config.rateLimits }, 'RATE_LIMITS is set: the spec rate limits are overridden (benchmarks and load tests only)');
+  }
   const deps = await createDeps(config);
   const server = createApp(deps).listen(config.port, config.host, () => logger.info({ port: config.port, host: config.host }, 'API listening'));
   server.keepAliveTimeout = 65_000;

@@ -14,8 +14,9 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import { createApp } from '../api/app';
 import { createDeps } from '../api/deps';
-import { errorHandler, ticketingEnvelope } from '../api/middleware/errors';
-import { requestId } from '../api/middleware/request-id';
+import { ticketingEnvelope } from '../api/kit/envelopes';
+import { errorHandler } from '../api/kit/error-middleware';
+import { requestId } from '../api/kit/request-id';
 import { authCacheStats, authenticate, rateLimit, resetAuthCacheStats } from '../api/ticketing/auth';
 import { loadConfig } from '../lib/config';
 
@@ -30,7 +31,9 @@ async function main() {
   const mini = new Koa();
   mini.proxy = true;
   mini.use(requestId());
-  mini.use(errorHandler(deps.logger, [['/v1', ticketingEnvelope]]));
+  mini.use(
+    errorHandler({ logger: deps.logger, envelopes: [['/v1', ticketingEnvelope]], allowedMethods: () => [], bodyLimit: deps.config.bodyLimit }),
+  );
   const router = new Router({ prefix: '/v1' });
   router.get('/plain', (ctx) => {
     ctx.body = { ok: true };

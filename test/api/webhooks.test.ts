@@ -111,11 +111,8 @@ describe('POST /v1/webhooks', () => {
     });
   }
 
-  it('400 for a body that is not an object, and for Idempotency-Key (it would store the secret)', async () => {
+  it('400 for a body that is not an object', async () => {
     assertError(await api.request('POST', '/v1/webhooks', { token, rawBody: '[1]' }), 400, 'validation_error');
-    const res = await post(valid(), token, { 'Idempotency-Key': 'k1' });
-    assertError(res, 400, 'validation_error');
-    assert.match(res.body.error.message, /Idempotency-Key/);
   });
 
   it(`409 webhook_limit_reached past 20 endpoints per workspace; deleting one makes room`, async () => {

@@ -2,7 +2,8 @@
 // this resource is our own addition so tickets can be assigned (docs/players.md).
 import { z } from '../../zod';
 import { errorResponses, registry, security, json } from '../openapi-registry';
-import { email, intQuery, text, workspaceIdParam } from '../players/params';
+import { intQuery } from '../../kit/pagination';
+import { email, text, workspaceIdParam } from '../players/params';
 
 const WorkspaceIdField = workspaceIdParam().openapi({
   description: 'Required unless the API key is bound to one workspace.',

@@ -45,7 +45,7 @@ export function authenticate(deps: AppDeps): Middleware {
   return async (ctx, next) => {
     const resolved = await services.resolve(bearer(ctx));
     const result = await gate(deps.redis, resolved.row.id, limits[resolved.row.plan]);
-    if (result.revoked) {
+    if (result.blocked) {
       services.forget(resolved.row.id);
       throw errors.unauthorized('This API key has been revoked');
     }

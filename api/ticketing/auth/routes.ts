@@ -2,14 +2,17 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { AppDeps } from '../../deps';
 import { errors } from '../../errors';
-import { parse } from '../../validation';
+import { carriesSecret } from '../../kit/headers';
+import { idempotency } from '../../kit/idempotency';
+import { parse } from '../../kit/validation';
 import { generateApiKey, hashApiKey, keyKindOf } from '../../../lib/api-keys';
 import { newId } from '../../../lib/ids';
 import { auth, requireScope, type AuthContext } from '../access';
 import { authServices, type AuthServices } from './credentials';
 import type { KeyReach } from '../../../db/repositories/api-keys';
 import { presentKey } from './presenters';
-import { applyRateLimit, gate, planLimits } from './rate-limit';
+import { applyRateLimit } from '../../kit/rate-limit';
+import { gate, planLimits } from './rate-limit';
 import { markRevoked } from './revocation';
 import { CreateApiKeyRequest, KeyParams, OrganizationParams, TokenRequest, type CreateApiKeyBody } from './schema';
 import { issueToken } from './tokens';
@@ -20,7 +23,8 @@ export function publicAuthRouter(deps: AppDeps): Router {
   const limits = planLimits(deps.config);
   const router = new Router();
 
-  router.post('/auth/token', async (ctx) => {
+  // Public: Idempotency-Key is kept per caller address (there is no credential yet).
+  router.post('/auth/token', idempotency(deps, { scopeOf: (ctx) => `ip:${ctx.ip}` }), async (ctx) => {
     const body = parse(TokenRequest, ctx.request.body);
     const kind = keyKindOf(body.apiKey);
     if (kind === 'sdk_') {
@@ -34,13 +38,13 @@ export function publicAuthRouter(deps: AppDeps): Router {
     }
     // A token exchange is a request made with the key: it counts against its limit.
     const result = await gate(deps.redis, row.id, limits[row.plan]);
-    if (result.revoked) {
+    if (result.blocked) {
       services.forget(row.id);
       throw errors.unauthorized('Invalid API key for this organization');
     }
     applyRateLimit(ctx, result);
     services.touch(row.id);
-    ctx.set('Cache-Control', 'no-store');
+    carriesSecret(ctx);
     ctx.body = await issueToken(services.signing, row.id, row.organizationId);
   });
 
@@ -129,14 +133,9 @@ export function apiKeysRouter(deps: AppDeps): Router {
 
   router.post('/organizations/:organization_id/api-keys', async (ctx) => {
     const { caller } = keyReach(ctx);
-    // The idempotency middleware would keep the response, i.e. the new secret in the
-    // clear, for 24 h. Refuse rather than store it; a client that lost the response
-    // lists the keys by name and revokes the orphan.
-    if (ctx.get('Idempotency-Key')) {
-      throw errors.validation('Idempotency-Key is not accepted when creating API keys: the response carries the secret, which is never stored');
-    }
     const body = parse(CreateApiKeyRequest, ctx.request.body);
-    ctx.set('Cache-Control', 'no-store');
+    // The secret is in the answer: no-store, and sealed in the idempotency store.
+    carriesSecret(ctx);
     ctx.status = 201;
     ctx.body = await createKey(deps, services, caller, body);
   });

@@ -16,22 +16,6 @@ export function text(max: number, opts: { required?: boolean } = {}) {
 
 export const email = () => z.string().max(320, 'must be at most 320 characters').email('must be a valid email address');
 
-/**
- * An integer query parameter. Query values arrive as strings (or arrays when
- * repeated, which is rejected); a default applies only when the parameter is absent.
- */
-export function intQuery(def: number, min: number, max: number) {
-  return z
-    .string()
-    .regex(/^-?\d{1,16}$/, 'must be an integer')
-    .transform(Number)
-    .pipe(z.number().int().min(min).max(max))
-    .optional()
-    .transform((v) => v ?? def)
-    // The document shows the parameter as the integer it means, not the raw string.
-    .openapi({ type: 'integer', minimum: min, maximum: max, default: def } as object);
-}
-
 /** An id shaped like ours (`kpl_…`, `agt_…`); anything else cannot exist, so it is a 404. */
 export function looksLikeId(value: string, prefix: string): boolean {
   return value.length <= 64 && new RegExp(`^${prefix}_[0-9a-zA-Z]+$`).test(value);

@@ -2,7 +2,8 @@
 // validate requests, type the presenters and produce the OpenAPI paths below.
 import { z } from '../../zod';
 import { errorResponses, registry, security, json } from '../openapi-registry';
-import { email, intQuery, text, workspaceIdParam } from './params';
+import { intQuery } from '../../kit/pagination';
+import { email, text, workspaceIdParam } from './params';
 
 export const MAX_METADATA_KEYS = 50;
 /** Erasure renames player_id to `erased_<random>`; callers may not use the prefix, so

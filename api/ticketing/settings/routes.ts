@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { AppDeps } from '../../deps';
 import { errors } from '../../errors';
-import { parse } from '../../validation';
+import { parse } from '../../kit/validation';
 import { z } from '../../zod';
 import { findWorkspaceSettings, updateWorkspaceSettings } from '../../../db/repositories/workspaces';
 import { resolveSettings, type WorkspaceSettings } from '../../../lib/workspace-settings';

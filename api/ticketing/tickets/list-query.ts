@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Queryable } from '../../../db/db';
-import { errors } from '../../errors';
+import { decodeCursor, encodeCursor } from '../../kit/pagination';
 import { TICKET_COLUMNS } from '../../../db/repositories/tickets';
 import type { ListTicketsQuery } from './schema';
 
@@ -15,16 +15,18 @@ interface Cursor {
   id: string;
 }
 
-export const encodeCursor = (c: Cursor) => Buffer.from(JSON.stringify(c)).toString('base64url');
+export { encodeCursor };
 
-function decodeCursor(raw: string, q: Query): Cursor {
-  try {
-    const c = JSON.parse(Buffer.from(raw, 'base64url').toString()) as Cursor;
-    if (c.s !== q.sortBy || c.o !== q.order || typeof c.id !== 'string' || c.v === undefined) throw new Error();
-    return c;
-  } catch {
-    throw errors.validation('cursor: invalid, or from a list with another sortBy/order');
-  }
+// Only a position of this very list: the same sort, an id, and a value of the sort
+// column's type (a date string or a priority rank), so a tampered cursor is a 400.
+function decodeListCursor(raw: string, q: Query): Cursor {
+  const valid = (c: any): c is Cursor =>
+    c.s === q.sortBy &&
+    c.o === q.order &&
+    typeof c.id === 'string' &&
+    !c.id.includes('\u0000') &&
+    (q.sortBy === 'priority' ? Number.isInteger(c.v) : typeof c.v === 'string' && !Number.isNaN(Date.parse(c.v)));
+  return decodeCursor(raw, valid, 'cursor: invalid, or from a list with another sortBy/order');
 }
 
 /**
@@ -53,7 +55,7 @@ export function buildListQuery(q: Query, forcedPlayerId: string | null) {
   const col = SORT_COLUMN[q.sortBy];
   const dir = q.order === 'asc' ? 'ASC' : 'DESC';
   if (q.cursor) {
-    const c = decodeCursor(q.cursor, q);
+    const c = decodeListCursor(q.cursor, q);
     params.push(c.v, c.id);
     const cmp = q.order === 'asc' ? '>' : '<';
     where.push(`(${col}, t.id) ${cmp} ($${params.length - 1}, $${params.length})`);

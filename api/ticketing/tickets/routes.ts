@@ -5,7 +5,7 @@ import { newId } from '../../../lib/ids';
 import { assignUpdate, deleteUpdate, messageUpdate, patchUpdate, resolveUpdate } from '../../../workflows/ticket/contract';
 import type { AppDeps } from '../../deps';
 import { errors } from '../../errors';
-import { parse } from '../../validation';
+import { parse } from '../../kit/validation';
 import { auth, requireScope, requireWorkspace } from '../access';
 import { changeTicket, startTicket } from './gateway';
 import { buildListQuery, countMatches } from './list-query';

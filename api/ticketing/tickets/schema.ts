@@ -1,3 +1,4 @@
+import { intQuery } from '../../kit/pagination';
 import { z } from '../../zod';
 import { PlayerExpansion } from '../players/schema';
 import { AssigneeResponse as Agent } from '../agents/schema';
@@ -19,7 +20,6 @@ const csvOf = <T extends [string, ...string[]]>(e: z.ZodEnum<T>) =>
     .pipe(z.array(e).min(1))
     .openapi({ type: 'string', description: `comma-separated: ${e.options.join(', ')}` });
 
-const intParam = (min: number, max: number, dflt: number) => z.coerce.number().int().min(min).max(max).default(dflt);
 
 export const CreateTicketBody = z
   .object({
@@ -45,8 +45,8 @@ export const ListTicketsQuery = z.object({
   search: z.string().trim().min(1).max(200).optional(),
   sortBy: z.enum(['createdAt', 'updatedAt', 'priority']).default('createdAt'),
   order: z.enum(['asc', 'desc']).default('desc'),
-  limit: intParam(1, 100, 25),
-  offset: intParam(0, 1_000_000, 0),
+  limit: intQuery(25, 1, 100),
+  offset: intQuery(0, 0, 1_000_000),
   updatedSince: z.string().datetime({ offset: true }).optional().openapi({ description: 'only tickets updated at or after (ISO 8601)' }),
   cursor: z.string().max(512).optional().openapi({ description: 'opaque; from pagination.nextCursor' }),
 });

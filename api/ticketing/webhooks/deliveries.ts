@@ -2,7 +2,7 @@
 // and its status filter. The table's SQL is in db/repositories/webhook-deliveries.ts.
 import { pageOfDeliveries, type DeliveryRow } from '../../../db/repositories/webhook-deliveries';
 import type { Executor } from '../../../db/db';
-import { errors } from '../../errors';
+import { decodeCursor, encodeCursor } from '../../kit/pagination';
 import type { DeliveriesQuery } from './schema';
 
 export {
@@ -24,26 +24,20 @@ interface Cursor {
   id: string;
   st: string | null;
 }
-const encodeCursor = (c: Cursor) => Buffer.from(JSON.stringify(c)).toString('base64url');
+// A tampered time must be a 400 here, not a cast error from Postgres (2024-02-31 …).
+const validTime = (at: unknown) =>
+  typeof at === 'string' && CURSOR_TIME.test(at) && new Date(at).toISOString().slice(0, 23) === at.slice(0, 23);
 
-function decodeCursor(raw: string, status: string | null): Cursor {
-  try {
-    const c = JSON.parse(Buffer.from(raw, 'base64url').toString()) as Cursor;
-    if (typeof c.id !== 'string' || !/^evt_[0-9a-zA-Z]{1,60}$/.test(c.id) || c.st !== status) throw new Error();
-    // A tampered time must be a 400 here, not a cast error from Postgres (2024-02-31 …).
-    if (typeof c.at !== 'string' || !CURSOR_TIME.test(c.at) || new Date(c.at).toISOString().slice(0, 23) !== c.at.slice(0, 23)) {
-      throw new Error();
-    }
-    return c;
-  } catch {
-    throw errors.validation('cursor: invalid, or from a list with another status filter');
-  }
+function decodeDeliveryCursor(raw: string, status: string | null): Cursor {
+  const valid = (c: any): c is Cursor =>
+    typeof c.id === 'string' && /^evt_[0-9a-zA-Z]{1,60}$/.test(c.id) && c.st === status && validTime(c.at);
+  return decodeCursor(raw, valid, 'cursor: invalid, or from a list with another status filter');
 }
 
 /** One page, newest first by (created_at, id); `limit + 1` rows tell whether more follow. */
 export async function listDeliveries(executor: Executor, endpointId: string, q: DeliveriesQuery) {
   const status = q.status ?? null;
-  const before = q.cursor ? decodeCursor(q.cursor, status) : null;
+  const before = q.cursor ? decodeDeliveryCursor(q.cursor, status) : null;
   const rows: DeliveryRow[] = await pageOfDeliveries(executor, endpointId, { status, before, limit: q.limit + 1 });
   const page = rows.slice(0, q.limit);
   const last = page[page.length - 1];

@@ -26,7 +26,7 @@ registry.registerPath({
   summary: 'Register a webhook endpoint',
   description:
     `${scope} The response is the only place the signing secret is shown. At most ${MAX_ENDPOINTS_PER_WORKSPACE} ` +
-    'endpoints per workspace (409 `webhook_limit_reached`). `Idempotency-Key` is refused: the replay store would keep the secret.',
+    'endpoints per workspace (409 `webhook_limit_reached`). With `Idempotency-Key` the answer is replayed (the secret kept sealed with the secret box for 24 h).',
   security,
   request: body(CreateWebhookBody),
   responses: { 201: json(CreatedWebhookEndpoint, 'The endpoint, with its secret'), ...errorResponses(400, 409) },

@@ -6,7 +6,8 @@ import { checkWebhookUrl } from '../../../activities/webhooks/url-policy';
 import { newId } from '../../../lib/ids';
 import type { AppDeps } from '../../deps';
 import { errors } from '../../errors';
-import { parse } from '../../validation';
+import { carriesSecret } from '../../kit/headers';
+import { parse } from '../../kit/validation';
 import { requireScope, requireWorkspace } from '../access';
 import { looksLikeId } from '../players/params';
 import { canUseWorkspace } from '../players/visibility';
@@ -64,10 +65,6 @@ export function webhooksRouter(deps: AppDeps): Router {
 
   router.post('/webhooks', async (ctx) => {
     requireManage(ctx);
-    // The idempotency store would keep the response, i.e. the new secret, in the clear.
-    if (ctx.get('Idempotency-Key')) {
-      throw errors.validation('Idempotency-Key is not accepted when creating webhooks: the response carries the secret, which is never stored');
-    }
     const body = parse(CreateWebhookBody, ctx.request.body);
     await requireWorkspace(ctx, deps, body.workspaceId);
     const url = await publicUrl(body.url);
@@ -94,6 +91,8 @@ export function webhooksRouter(deps: AppDeps): Router {
       );
     }
     const { createdAt, updatedAt, ...rest } = presentEndpoint(row);
+    // The signing secret is in the answer: no-store, and sealed in the idempotency store.
+    carriesSecret(ctx);
     ctx.status = 201;
     ctx.body = { ...rest, secret, createdAt, updatedAt };
   });

@@ -4,7 +4,8 @@ import type { EventType } from '../../../activities/tickets/events';
 import { MAX_URL_LENGTH } from '../../../activities/webhooks/url-policy';
 import { z } from '../../zod';
 import { registry } from '../openapi-registry';
-import { intQuery, text, workspaceIdParam } from '../players/params';
+import { intQuery } from '../../kit/pagination';
+import { text, workspaceIdParam } from '../players/params';
 
 /** Every event type a webhook can subscribe to (spec, Events); there is no wildcard. */
 export const WEBHOOK_EVENT_TYPES = [

@@ -1,0 +1,60 @@
+import type { Context, Middleware } from 'koa';
+import { AppError, errors } from '../errors';
+import type { Logger } from '../../lib/logger';
+import { ticketingEnvelope, type ErrorEnvelope } from './envelopes';
+
+// Koa, koa-body (co-body/raw-body) and http-errors signal client mistakes with `status`/`expose`.
+function fromHttpError(err: any, bodyLimit: string): AppError | undefined {
+  const status: number | undefined = err?.status ?? err?.statusCode;
+  if (!status || status >= 500) return undefined;
+  if (status === 413) return errors.payloadTooLarge(bodyLimit);
+  if (status === 415) return new AppError(415, 'unsupported_media_type', 'Request body must be application/json');
+  if (status === 400 && (err.type === 'entity.parse.failed' || err instanceof SyntaxError || /JSON/i.test(String(err.message))))
+    return errors.validation('Request body is not valid JSON');
+  if (status === 400) return errors.validation(err.expose ? err.message : 'Bad request');
+  return new AppError(status, 'error', err.expose ? err.message : 'Request failed');
+}
+
+export interface ErrorHandlerOptions {
+  logger: Logger;
+  /** each API's prefix and envelope; the first prefix that matches the path wins */
+  envelopes: Array<[prefix: string, envelope: ErrorEnvelope]>;
+  /** the methods some route serves on a path (for 405 and `Allow`); empty: no such path */
+  allowedMethods(path: string): string[];
+  bodyLimit: string;
+}
+
+/**
+ * The only place an error becomes a response. Each API prefix has its own envelope
+ * (the three specs are not reconciled); anything unexpected is logged and is a 500.
+ * A path that exists but does not serve the method is a 405 with `Allow` (OPTIONS
+ * answers 204 with it); a path that does not exist is a 404.
+ */
+export function errorHandler(opts: ErrorHandlerOptions): Middleware {
+  const envelopeOf = (ctx: Context): ErrorEnvelope =>
+    opts.envelopes.find(([prefix]) => ctx.path === prefix || ctx.path.startsWith(prefix + '/'))?.[1] ?? ticketingEnvelope;
+  return async (ctx, next) => {
+    try {
+      await next();
+      if ((ctx.status === 404 || ctx.status === 405) && ctx.body === undefined) {
+        const allow = opts.allowedMethods(ctx.path);
+        if (!allow.length) throw new AppError(404, 'not_found', `No route for ${ctx.method} ${ctx.path}`);
+        if (ctx.method === 'OPTIONS') {
+          ctx.set('Allow', [...allow, 'OPTIONS'].join(', '));
+          ctx.status = 204;
+          return;
+        }
+        throw errors.methodNotAllowed(ctx.method, ctx.path, allow);
+      }
+    } catch (raw: any) {
+      let err = raw instanceof AppError ? raw : fromHttpError(raw, opts.bodyLimit);
+      if (!err) {
+        opts.logger.error({ err: raw, path: ctx.path, requestId: ctx.state.requestId }, 'unhandled error');
+        err = new AppError(500, 'internal_error', 'Internal server error');
+      }
+      ctx.status = err.status;
+      for (const [name, value] of Object.entries(err.headers)) ctx.set(name, value);
+      ctx.body = envelopeOf(ctx).present(err, ctx);
+    }
+  };
+}

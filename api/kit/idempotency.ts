@@ -1,0 +1,90 @@
+import { createHash } from 'node:crypto';
+import type { Context, Middleware } from 'koa';
+import { decryptSecret, encryptSecret, webhookSecretKey } from '../../activities/webhooks/secret-box';
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  expireIdempotencyKey,
+  findIdempotencyKey,
+  forgetIdempotencyKey,
+} from '../../db/repositories/idempotency-keys';
+import type { AppDeps } from '../deps';
+import { errors } from '../errors';
+import { rawBody } from './input-limits';
+
+const TTL_HOURS = 24;
+const MAX_KEY_LENGTH = 255;
+
+export interface IdempotencyOptions {
+  /**
+   * Whose keys these are: a client's keys never meet another client's. Authenticated
+   * routes use the credential (the API key id); public ones the caller's address.
+   */
+  scopeOf(ctx: Context): string;
+}
+
+/** What the `response` column holds for a reply that carried a secret: only the sealed JSON
+ * (`$`: no response of ours has such a field). */
+interface SealedResponse {
+  $sealed: string;
+}
+const isSealed = (v: unknown): v is SealedResponse => typeof (v as SealedResponse | null)?.$sealed === 'string';
+
+/**
+ * `Idempotency-Key` on any POST (contracts.md, "Idempotency"): the same key with the
+ * same body within 24 h replays the first response (with `Idempotent-Replayed: true`);
+ * the same key with another body, or while the first request still runs, is a 409.
+ * Only 2xx responses are remembered, so a request that failed can be retried with the
+ * same key. A response that carries a secret (carriesSecret) is stored sealed with the
+ * secret box, bound to its scope and key: whoever reads the table learns nothing, and
+ * the client that lost the answer to a network error still gets its secret back.
+ */
+export function idempotency(deps: AppDeps, opts: IdempotencyOptions): Middleware {
+  const aad = (scope: string, key: string) => `idempotency:${scope}:${key}`;
+  return async (ctx, next) => {
+    const key = ctx.get('Idempotency-Key');
+    if (ctx.method !== 'POST' || !key) return next();
+    if (key.length > MAX_KEY_LENGTH || key.includes('\u0000')) {
+      throw errors.validation(`Idempotency-Key: at most ${MAX_KEY_LENGTH} characters, no NUL`);
+    }
+    const scope = opts.scopeOf(ctx);
+    const requestHash = createHash('sha256').update(`${ctx.method} ${ctx.path}\n${rawBody(ctx)}`).digest('hex');
+
+    await expireIdempotencyKey(deps.db, scope, key, TTL_HOURS);
+    if (!(await claimIdempotencyKey(deps.db, scope, key, requestHash))) {
+      const prior = await findIdempotencyKey(deps.db, scope, key);
+      if (!prior || prior.requestHash !== requestHash) {
+        throw errors.conflict('idempotency_key_reused', 'This Idempotency-Key was already used with a different request');
+      }
+      if (prior.statusCode === null) {
+        throw errors.conflict('idempotency_request_in_progress', 'A request with this Idempotency-Key is still in progress');
+      }
+      let body: unknown = prior.response ?? undefined;
+      if (isSealed(body)) {
+        body = JSON.parse(decryptSecret(webhookSecretKey(deps.config), body.$sealed, aad(scope, key)));
+        ctx.set('Cache-Control', 'no-store');
+      }
+      ctx.status = prior.statusCode;
+      ctx.body = body;
+      ctx.set('Idempotent-Replayed', 'true');
+      return;
+    }
+
+    const forget = () => forgetIdempotencyKey(deps.db, scope, key).catch(() => undefined);
+    try {
+      await next();
+    } catch (err) {
+      await forget();
+      throw err;
+    }
+    if (ctx.status >= 200 && ctx.status < 300) {
+      let stored: unknown = ctx.body;
+      if (ctx.state.carriesSecret && stored !== undefined) {
+        stored = { $sealed: encryptSecret(webhookSecretKey(deps.config), JSON.stringify(stored), aad(scope, key)) } satisfies SealedResponse;
+      }
+      await completeIdempotencyKey(deps.db, scope, key, { statusCode: ctx.status, body: stored });
+    } else {
+      await forget();
+    }
+  };
+}

@@ -1,0 +1,97 @@
+// Input limits, one shared piece of the kit (contracts.md, "Failures and hostile input"):
+// the JSON body parser (koa-body) with its size limit, the raw body kept for the
+// idempotency hash, and refusals of what PostgreSQL or the workflow payload converter
+// would otherwise turn into a 500/503: NUL characters, undecodable percent-escapes and
+// JSON nested deeper than MAX_JSON_DEPTH.
+import type { Context, Middleware } from 'koa';
+import { koaBody } from 'koa-body';
+import { AppError, errors } from '../errors';
+
+/** Objects and arrays inside each other: deeper is a 400 (a 10,000-deep `metadata` broke the payload converter). */
+export const MAX_JSON_DEPTH = 32;
+const UNPARSED = Symbol.for('unparsedBody');
+
+/** The request body exactly as received (text), for the idempotency hash and signature checks. */
+export function rawBody(ctx: Context): string {
+  return (ctx.state.rawBody as string | undefined) ?? '';
+}
+
+/** First problem found in a parsed JSON value, as `[field path, message]`: too deep, or a NUL in a string or key. */
+export function jsonProblem(value: unknown): [string, string] | null {
+  const stack: Array<[unknown, number, string]> = [[value, 0, '']];
+  while (stack.length) {
+    const [v, depth, path] = stack.pop()!;
+    const field = path || '_';
+    if (typeof v === 'string') {
+      if (v.includes('\u0000')) return [field, 'must not contain NUL characters'];
+    } else if (v !== null && typeof v === 'object') {
+      if (depth >= MAX_JSON_DEPTH) return [field, `JSON is nested deeper than ${MAX_JSON_DEPTH} levels`];
+      for (const [k, child] of Object.entries(v)) {
+        if (k.includes('\u0000')) return [field, 'keys must not contain NUL characters'];
+        stack.push([child, depth + 1, path ? `${path}.${k}` : k]);
+      }
+    }
+  }
+  return null;
+}
+
+/** Strict percent-decoding: invalid UTF-8 (`%FF`) or a NUL (`%00`) is a 400, never a driver error. */
+function checkUrlPart(raw: string, what: string): void {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(raw.replace(/\+/g, ' '));
+  } catch {
+    throw errors.validation(`${what}: not valid percent-encoded UTF-8`, { [what]: ['not valid percent-encoded UTF-8'] });
+  }
+  if (decoded.includes('\u0000')) throw errors.validation(`${what}: must not contain NUL characters`, { [what]: ['must not contain NUL characters'] });
+}
+
+export interface InputLimitOptions {
+  /** largest JSON body, e.g. `1mb` (BODY_LIMIT) */
+  bodyLimit: string;
+}
+
+/**
+ * Parses JSON bodies of POST, PUT and PATCH (koa-body, strict: objects and arrays only),
+ * then checks path, query and body. A body over the limit is a 413 and the connection
+ * is closed: the rest of an unread (chunked) body would otherwise be taken for the next
+ * request on it and leave it hanging.
+ */
+export function inputLimits(opts: InputLimitOptions): Middleware {
+  const parseBody = koaBody({
+    json: true,
+    urlencoded: false,
+    text: false,
+    multipart: false,
+    jsonLimit: opts.bodyLimit,
+    jsonStrict: true,
+    includeUnparsed: true,
+    parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'] as never,
+    onError: (err: any) => {
+      const status = err?.status ?? err?.statusCode;
+      if (status === 413) throw errors.payloadTooLarge(opts.bodyLimit);
+      if (status === 400 || err instanceof SyntaxError) throw errors.validation('Request body is not valid JSON');
+      if (status === 415) throw new AppError(415, 'unsupported_media_type', 'Request body must be application/json');
+      throw err;
+    },
+  });
+  return async (ctx, next) => {
+    checkUrlPart(ctx.path, 'path');
+    if (ctx.querystring) {
+      for (const pair of ctx.querystring.split('&')) {
+        const [name, value = ''] = pair.split('=');
+        checkUrlPart(name, 'query');
+        checkUrlPart(value, name);
+      }
+    }
+    await parseBody(ctx, async () => undefined);
+    const body = ctx.request.body as Record<PropertyKey, unknown> | undefined;
+    if (body && typeof body === 'object') {
+      ctx.state.rawBody = body[UNPARSED];
+      delete body[UNPARSED];
+      const problem = jsonProblem(body);
+      if (problem) throw errors.validation(`${problem[0]}: ${problem[1]}`, { [problem[0]]: [problem[1]] });
+    }
+    await next();
+  };
+}
