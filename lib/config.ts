@@ -22,6 +22,8 @@ export interface Config {
    * per IP, reads and writes) are named in docs/api-kit.md. The API warns at start when set.
    */
   rateLimits?: Record<string, number>;
+  /** proxies (addresses or CIDR ranges) whose X-Forwarded-For is believed; TRUSTED_PROXIES="10.0.0.0/8,::1" */
+  trustedProxies: string[];
   triageOpenAi?: { baseUrl: string; apiKey?: string; model: string; timeoutMs?: number };
   /**
    * Key that encrypts webhook signing secrets at rest: `base64:<32 bytes>` or a passphrase
@@ -52,6 +54,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: env.MAIL_FROM ?? 'Support <support@example.com>',
     bodyLimit: env.BODY_LIMIT ?? '1mb',
     rateLimits: env.RATE_LIMITS ? parseRateLimits(env.RATE_LIMITS) : undefined,
+    trustedProxies: (env.TRUSTED_PROXIES ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     triageOpenAi: env.TRIAGE_OPENAI_BASE_URL
       ? {
           baseUrl: env.TRIAGE_OPENAI_BASE_URL,
