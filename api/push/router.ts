@@ -2,6 +2,8 @@ import Router from '@koa/router';
 import type { AppDeps } from '../deps';
 import { serveOpenApi } from '../kit/openapi';
 import { pushAuthRouter } from './auth/routes';
+import { pushDevicesRouter } from './devices/routes';
+import { pushSegmentsRouter } from './segments/routes';
 import { pushHealth } from './health';
 import { pushOpenApiDocument } from './openapi';
 
@@ -14,6 +16,6 @@ export function pushRouter(deps: AppDeps): Router {
   const router = new Router({ prefix: '/api/v1' });
   router.get('/health', pushHealth(deps));
   serveOpenApi(router, pushOpenApiDocument);
-  for (const r of [pushAuthRouter(deps)]) router.use(r.routes());
+  for (const r of [pushAuthRouter(deps), pushDevicesRouter(deps), pushSegmentsRouter(deps)]) router.use(r.routes());
   return router;
 }
