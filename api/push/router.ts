@@ -1,6 +1,8 @@
 import Router from '@koa/router';
 import type { AppDeps } from '../deps';
 import { serveOpenApi } from '../kit/openapi';
+import { pushApiKeysRouter } from './api-keys/routes';
+import { pushAppsRouter } from './apps/routes';
 import { pushAuthRouter } from './auth/routes';
 import { pushDevicesRouter } from './devices/routes';
 import { pushSegmentsRouter } from './segments/routes';
@@ -16,6 +18,14 @@ export function pushRouter(deps: AppDeps): Router {
   const router = new Router({ prefix: '/api/v1' });
   router.get('/health', pushHealth(deps));
   serveOpenApi(router, pushOpenApiDocument);
-  for (const r of [pushAuthRouter(deps), pushDevicesRouter(deps), pushSegmentsRouter(deps)]) router.use(r.routes());
+  for (const r of [
+    pushAuthRouter(deps),
+    pushAppsRouter(deps),
+    pushApiKeysRouter(deps),
+    pushDevicesRouter(deps),
+    pushSegmentsRouter(deps),
+  ]) {
+    router.use(r.routes());
+  }
   return router;
 }

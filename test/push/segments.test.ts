@@ -117,7 +117,7 @@ describe('push segments', () => {
       bearer(fresh.userToken),
     );
     assert.equal(seg.status, 201, JSON.stringify(seg.body));
-    const count = async (headers = bearer(fresh.userToken)) => api.request('GET', `/api/v1/segments/${seg.body.id}/device-count`, { headers });
+    const count = async (headers: Record<string, string> = bearer(fresh.userToken)) => api.request('GET', `/api/v1/segments/${seg.body.id}/device-count`, { headers });
     let res = await count();
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.deepEqual(res.body, { count: 3 }); // d1, d2, d4 ("40" reads as a number)

@@ -14,8 +14,8 @@ export function startPushApi(env: Partial<NodeJS.ProcessEnv> = {}): Promise<Test
 
 export const uniqueEmail = (tag = 'dev') => `${tag}-${randomUUID().slice(0, 8)}@studio.example`;
 
-/** A random documentation-range address, so a limit test's per-IP bucket is its own. */
-export const randomIp = () => `198.51.100.${1 + randomBytes(1)[0] % 254}`;
+/** A random address of the IPv6 documentation range, so a limit test's per-IP bucket is its own. */
+export const randomIp = () => `2001:db8::${randomBytes(2).toString('hex')}:${randomBytes(2).toString('hex')}`;
 
 export interface PushAccount {
   email: string;

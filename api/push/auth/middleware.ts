@@ -6,6 +6,7 @@
 import type { Context, Middleware } from 'koa';
 import type { AppDeps } from '../../deps';
 import { AppError, errors } from '../../errors';
+import { idempotency } from '../../kit/idempotency';
 import { applyRateLimit, gate } from '../../kit/rate-limit';
 import { hashApiKey } from '../../../lib/api-keys';
 import { findLivePushKeyByHash, touchPushApiKey } from '../../../db/repositories/push-api-keys';
@@ -72,11 +73,19 @@ async function resolve(deps: AppDeps, scheme: PushScheme, value: string): Promis
 /**
  * Sets `ctx.state.principal`; 401 UNAUTHORIZED when no accepted credential is present
  * (a missing, malformed, unknown, expired or revoked one, or a scheme this route does
- * not take), 429 RATE_LIMITED when the caller's window is full.
+ * not take), 429 RATE_LIMITED when the caller's window is full. Then the kit's
+ * Idempotency-Key handling for POSTs, scoped to the user or the key.
  */
 export function pushAuth(deps: AppDeps, opts: PushAuthOptions): Middleware {
   const limits = pushLimits(deps);
   const group = opts.limit ?? 'push-token';
+  // Idempotency-Key on every authenticated POST (contracts.md), keyed per credential's owner.
+  const idem = idempotency(deps, {
+    scopeOf: (ctx) => {
+      const p = ctx.state.principal as PushPrincipal;
+      return p.kind === 'user' ? `push-user:${p.userId}` : `push-key:${p.keyId}`;
+    },
+  });
   return async (ctx, next) => {
     const cred = credentialOf(ctx);
     const principal = cred && opts.schemes.includes(cred.scheme) ? await resolve(deps, cred.scheme, cred.value) : null;
@@ -92,7 +101,7 @@ export function pushAuth(deps: AppDeps, opts: PushAuthOptions): Middleware {
     const subject = principal.kind === 'user' ? `user:${principal.userId}` : `key:${principal.keyId}`;
     applyRateLimit(ctx, await gate(deps.redis, limits.bucket(group, subject)));
     ctx.state.principal = principal;
-    await next();
+    await idem(ctx, next);
   };
 }
 
