@@ -5,7 +5,9 @@ import { pushAnalyticsRouter } from './analytics/routes';
 import { pushApiKeysRouter } from './api-keys/routes';
 import { pushAppsRouter } from './apps/routes';
 import { pushAuthRouter } from './auth/routes';
+import { pushDevicesRouter } from './devices/routes';
 import { pushNotificationsRouter } from './notifications/routes';
+import { pushSegmentsRouter } from './segments/routes';
 import { pushHealth } from './health';
 import { pushOpenApiDocument } from './openapi';
 /**
@@ -17,6 +19,16 @@ export function pushRouter(deps: AppDeps): Router {
   const router = new Router({ prefix: '/api/v1' });
   router.get('/health', pushHealth(deps));
   serveOpenApi(router, pushOpenApiDocument);
-  for (const r of [pushAuthRouter(deps), pushAppsRouter(deps), pushApiKeysRouter(deps), pushNotificationsRouter(deps), pushAnalyticsRouter(deps)]) router.use(r.routes());
+  for (const r of [
+    pushAuthRouter(deps),
+    pushAppsRouter(deps),
+    pushApiKeysRouter(deps),
+    pushDevicesRouter(deps),
+    pushSegmentsRouter(deps),
+    pushNotificationsRouter(deps),
+    pushAnalyticsRouter(deps),
+  ]) {
+    router.use(r.routes());
+  }
   return router;
 }

@@ -3,15 +3,7 @@
 // copied onto another app or column does not open.
 import { decryptSecret, encryptSecret, webhookSecretKey } from '../../activities/webhooks/secret-box';
 import type { Config } from '../config';
-
-/** What an app's APNs configuration holds (sealed at rest). */
-export interface ApnsConfig {
-  keyId: string;
-  teamId: string;
-  bundleId: string;
-  p8KeyContent: string;
-  useSandbox: boolean;
-}
+import type { ApnsKey } from './credentials';
 
 export type CredentialKind = 'fcm' | 'apns';
 
@@ -26,6 +18,6 @@ export function openFcmCredentials(config: Pick<Config, 'webhookSecretKey'>, app
   return JSON.parse(decryptSecret(webhookSecretKey(config), box, context(appId, 'fcm')));
 }
 
-export function openApnsCredentials(config: Pick<Config, 'webhookSecretKey'>, appId: string, box: string): ApnsConfig {
+export function openApnsCredentials(config: Pick<Config, 'webhookSecretKey'>, appId: string, box: string): ApnsKey {
   return JSON.parse(decryptSecret(webhookSecretKey(config), box, context(appId, 'apns')));
 }

@@ -88,19 +88,19 @@ describe('push apps', () => {
   it('FCM config: checked (project_id, client_email, private_key), sealed, shown only as hasFcmConfig', async () => {
     const app = await createApp(api, owner.accessToken);
     const put = (serviceAccountJson: unknown) => api.request('PUT', `/api/v1/apps/${app.id}/fcm-config`, { ...as(owner), body: { serviceAccountJson } });
-    const cases: Array<[unknown, string]> = [
-      ['{not json', 'serviceAccountJson'],
-      ['[1,2]', 'serviceAccountJson'],
-      [JSON.stringify(serviceAccount({ project_id: undefined })), 'serviceAccountJson.project_id'],
-      [JSON.stringify(serviceAccount({ client_email: 'nobody' })), 'serviceAccountJson.client_email'],
-      [JSON.stringify(serviceAccount({ private_key: 'not a key' })), 'serviceAccountJson.private_key'],
-      [JSON.stringify(serviceAccount({ private_key: p384Pem() })), 'serviceAccountJson.private_key'],
-      [{ an: 'object' }, 'serviceAccountJson'],
+    const cases: Array<[unknown, RegExp]> = [
+      ['{not json', /JSON/],
+      ['[1,2]', /object/],
+      [JSON.stringify(serviceAccount({ project_id: undefined })), /project_id/],
+      [JSON.stringify(serviceAccount({ client_email: 'nobody' })), /client_email/],
+      [JSON.stringify(serviceAccount({ private_key: 'not a key' })), /private_key/],
+      [JSON.stringify(serviceAccount({ private_key: p384Pem() })), /private_key/],
+      [{ an: 'object' }, /string/i],
     ];
-    for (const [value, field] of cases) {
+    for (const [value, says] of cases) {
       const res = await put(value);
       assertPushError(res, 400, 'VALIDATION_FAILED');
-      assert.ok(res.body.errors[field], `${field} in ${JSON.stringify(res.body)}`);
+      assert.match(String(res.body.errors.serviceAccountJson), says, JSON.stringify(res.body));
     }
     assert.equal((await api.request('GET', `/api/v1/apps/${app.id}`, as(owner))).body.hasFcmConfig, false);
 
@@ -141,7 +141,7 @@ describe('push apps', () => {
     const { rows } = await api.deps.db.query(`SELECT apns_credentials FROM push_apps WHERE id = $1`, [app.id]);
     assert.ok(!rows[0].apns_credentials.includes('PRIVATE') && !rows[0].apns_credentials.includes('ABC123DEFG'));
     const { openApnsCredentials } = await import('../../lib/push/credential-box');
-    assert.deepEqual(openApnsCredentials(api.deps.config, app.id, rows[0].apns_credentials), { ...cfg, p8KeyContent: String(cfg.p8KeyContent).trim() });
+    assert.deepEqual(openApnsCredentials(api.deps.config, app.id, rows[0].apns_credentials), cfg);
   });
 
   it('DELETE (204) takes the devices, keys and segments with it; the key stops working at once', async () => {

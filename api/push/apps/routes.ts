@@ -12,7 +12,7 @@ import {
   renamePushApp,
   setPushAppCredentials,
 } from '../../../db/repositories/push-apps';
-import { CredentialError, parseApnsKey, parseFcmServiceAccount } from '../../../lib/push/credentials';
+import { CredentialError, parseApnsConfig, parseFcmServiceAccount } from '../../../lib/push/credentials';
 import { sealCredentials } from '../../../lib/push/credential-box';
 import { appFor, principalOf, pushAuth, requireUser } from '../auth';
 import { presentApp } from './presenters';
@@ -83,13 +83,13 @@ export function pushAppsRouter(deps: AppDeps): Router {
   router.put('/apps/:appId/apns-config', any, async (ctx) => {
     requireUser(ctx);
     const app = await appFor(ctx, deps, ctx.params.appId);
-    const body = parse(ApnsConfigRequest, ctx.request.body);
+    let config;
     try {
-      parseApnsKey(body.p8KeyContent);
+      config = parseApnsConfig(parse(ApnsConfigRequest, ctx.request.body));
     } catch (err) {
       invalidCredentials(err);
     }
-    await setPushAppCredentials(deps.db, app.id, 'apns', sealCredentials(deps.config, app.id, 'apns', { ...body, p8KeyContent: body.p8KeyContent.trim() }));
+    await setPushAppCredentials(deps.db, app.id, 'apns', sealCredentials(deps.config, app.id, 'apns', config));
     ctx.body = presentApp((await findPushApp(deps.db, app.id))!);
   });
 
