@@ -47,10 +47,18 @@ describe('push fan-out', () => {
     });
   });
 
-  it('dead tokens: the device becomes inactive, the push counts failed, and the device drops out of later sends', async () => {
+  it('dead tokens: the device becomes inactive, the push counts failed, the device drops out of segment counts and later sends', async () => {
+    tenant = await pushTenant(api); // an app of its own: the segment counts only these devices
     const live = await insertDevices(api.deps.db, tenant.appId, 3);
     const dead = await insertDevices(api.deps.db, tenant.appId, 2, { prefix: `unregistered-${Date.now()}` });
     const ids = [...live, ...dead].map((d) => d.id);
+    const segment = await api.request('POST', '/api/v1/segments', {
+      headers: { authorization: `Bearer ${tenant.token}` },
+      body: { appId: tenant.appId, name: 'Android', description: 'all Android', filter: { operator: 'AND', conditions: [{ field: 'platform', operator: 'equals', value: 'Android' }] } },
+    });
+    assert.equal(segment.status, 201, JSON.stringify(segment.body));
+    const count = async () => (await api.request('GET', `/api/v1/segments/${segment.body.id}/device-count`, { headers: { authorization: `Bearer ${tenant.token}` } })).body.count;
+    assert.equal(await count(), 5);
     const res = await send(ids);
     assert.equal(res.status, 202);
     const sendId = await sendOf(api.deps.db, res.body.notificationIds[0]);
@@ -64,6 +72,7 @@ describe('push fan-out', () => {
       [true, 'sent'], [true, 'sent'], [true, 'sent'], [false, 'failed'], [false, 'failed'],
     ]);
     assert.ok(rows[3].error, 'the failure names the error');
+    assert.equal(await count(), 3);
     // inactive devices are rejected by the next send
     const again = await send(ids);
     assert.equal(again.body.queued, 3);
