@@ -14,10 +14,11 @@ import {
   type PageRow,
   type SealedCredentials,
 } from '../../db/repositories/push-sends';
-import type { PushOutcome, PushTransport } from '../../lib/push/transport';
+import type { PushTransport } from '../../lib/push/transport';
 import type { PushPageInput, PushPageResult, PushSendActivities } from '../../workflows/push-send/contract';
 import { PAGE_MAX_ATTEMPTS } from '../../workflows/push-send/push-send.logic';
 import { messageFor } from './messages';
+import { outcomeOf } from './outcomes';
 import type { TransportCache } from './transports';
 
 type Platform = PageRow['platform'];
@@ -94,14 +95,6 @@ export function createPushSendActivities(deps: PushActivityDeps): PushSendActivi
       await finishSend(db, sendId);
     },
   };
-}
-
-/** The outcome to record now, or none: a transient failure before the last attempt stays `queued`. */
-function outcomeOf(row: PageRow, result: PushOutcome | undefined, lastAttempt: boolean): Outcome[] {
-  if (!result) return lastAttempt ? [{ notificationId: row.notificationId, ok: false, error: 'no answer from the push service' }] : [];
-  if (result.ok) return [{ notificationId: row.notificationId, ok: true }];
-  if (result.retryable && !result.deadToken && !lastAttempt) return [];
-  return [{ notificationId: row.notificationId, ok: false, error: result.error, deadDeviceId: result.deadToken ? row.deviceId : null }];
 }
 
 /** The page's counts as recorded now (a repeated page counts what earlier attempts recorded too). */
