@@ -6,7 +6,6 @@ import { randomUUID } from 'node:crypto';
 import type { Context } from 'koa';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
-import { idempotency } from '../../kit/idempotency';
 import { offsetOf, pageOf } from '../../kit/pagination';
 import { parse } from '../../kit/validation';
 import { deleteDevice, findDevice, listDevices, registerDevice, updateDevice, type DeviceRow } from '../../../db/repositories/push-devices';
@@ -36,20 +35,16 @@ export function pushDevicesRouter(deps: AppDeps): Router {
   const router = new Router();
   const anyone = pushAuth(deps, { schemes: ['user', 'apiKey'] });
   const apiKeyOnly = pushAuth(deps, { schemes: ['apiKey'] });
-  const idem = idempotency(deps, {
-    scopeOf: (ctx) => {
-      const p = ctx.state.principal as PushPrincipal;
-      return p.kind === 'user' ? `push-user:${p.userId}` : `push-key:${p.keyId}`;
-    },
-  });
 
-  router.post('/devices/register', pushAuth(deps, { schemes: ['apiKey'], limit: 'push-devices-register' }), idem, async (ctx) => {
+  router.post('/devices/register', pushAuth(deps, { schemes: ['apiKey'], limit: 'push-devices-register' }), async (ctx) => {
     const body = parse(RegisterDeviceBody, ctx.request.body);
     const principal = ctx.state.principal as Extract<PushPrincipal, { kind: 'apiKey' }>;
-    const app = await appFor(ctx, deps, body.appId ?? principal.appId);
+    // The key's own app needs no lookup (the key row exists only while its app does): the
+    // hot path is the key lookup and the upsert. Any other appId goes through appFor.
+    const appId = body.appId === undefined || body.appId === principal.appId ? principal.appId : (await appFor(ctx, deps, body.appId)).id;
     const { device } = await registerDevice(deps.db, {
       id: randomUUID(),
-      appId: app.id,
+      appId,
       deviceToken: body.deviceToken,
       platform: body.platform,
       userId: body.userId,
