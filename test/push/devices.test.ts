@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { TestApi } from '../support/api';
 import { apiKeyHeader, assertPushError, bearer, GENEROUS_PUSH_LIMITS, startPushApi } from '../support/push';
-import { createPushTenant, type PushTenant } from '../support/push-device-factories';
+import { createPushTenant, duringAppDeletion, type PushTenant } from '../support/push-device-factories';
 
 describe('push devices', () => {
   let api: TestApi;
@@ -102,6 +102,12 @@ describe('push devices', () => {
         assertPushError(res, 400, 'VALIDATION_FAILED');
         assert.ok(res.body.errors[field], `${JSON.stringify(body)}: no errors.${field} in ${JSON.stringify(res.body)}`);
       }
+    });
+
+    it('an app deleted while its key registers a device: 404, not a 500', async () => {
+      const doomed = await createPushTenant(api);
+      const res = await duringAppDeletion(api, doomed.appA, () => register(doomed.keyA, { deviceToken: token(), platform: 'Android' }));
+      assertPushError(res, 404, 'RESOURCE_NOT_FOUND');
     });
 
     it('an Idempotency-Key replays the first answer', async () => {

@@ -15,6 +15,8 @@ import { DeviceIdParams, ListDevicesQuery, RegisterDeviceBody, UpdateDeviceBody 
 import './openapi';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Postgres refused a row whose app is gone (foreign_key_violation). */
+export const isForeignKeyViolation = (err: any): boolean => (err?.driverError?.code ?? err?.code) === '23503';
 const deviceNotFound = (id: string) => new AppError(404, 'RESOURCE_NOT_FOUND', `No device with id '${id}'`);
 
 /** The device if the principal may use its app (404 for anything it may not see). */
@@ -49,6 +51,10 @@ export function pushDevicesRouter(deps: AppDeps): Router {
       platform: body.platform,
       userId: body.userId,
       deviceMetadata: body.deviceMetadata,
+    }).catch((err) => {
+      // the app was deleted between the key lookup and the upsert (its keys went with it)
+      if (isForeignKeyViolation(err)) throw new AppError(404, 'RESOURCE_NOT_FOUND', `No app with id '${appId}'`);
+      throw err;
     });
     ctx.body = presentDevice(device);
   });

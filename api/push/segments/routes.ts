@@ -8,6 +8,7 @@ import { parse } from '../../kit/validation';
 import { countSegmentDevices } from '../../../db/repositories/push-devices';
 import { findSegment, insertSegment, listSegments } from '../../../db/repositories/push-segments';
 import { appFor, pushAuth } from '../auth';
+import { isForeignKeyViolation } from '../devices/routes';
 import { presentSegment } from './presenters';
 import { CreateSegmentBody, ListSegmentsQuery, SegmentIdParams } from './schema';
 import './openapi';
@@ -28,6 +29,10 @@ export function pushSegmentsRouter(deps: AppDeps): Router {
       name: body.name,
       description: body.description ?? null,
       filter: body.filter,
+    }).catch((err) => {
+      // the app was deleted after appFor found it
+      if (isForeignKeyViolation(err)) throw new AppError(404, 'RESOURCE_NOT_FOUND', `No app with id '${app.id}'`);
+      throw err;
     });
     ctx.status = 201;
     ctx.body = presentSegment(segment);
