@@ -32,7 +32,7 @@ const NAMESPACE = process.env.TEMPORAL_NAMESPACE;
 const API_PORT = Number(process.env.PORT);
 const TEMPORAL_CLI = process.env.TEMPORAL_CLI_PATH || join(ROOT, '.tools', 'venv', 'bin', 'temporal');
 
-const names = ['start', 'temporal', 'migrate', 'api', 'admin', 'mail', ...TASK_QUEUES.map((q) => `worker:${q}`)];
+const names = ['start', 'temporal', 'migrate', 'api', 'admin', 'mail', 'push-sink', ...TASK_QUEUES.map((q) => `worker:${q}`)];
 const { paint, say } = createPrefixedOutput(names);
 const info = (msg: string) => say('start', msg);
 const fail = (msg: string) => say('start', paint(31, msg), process.stderr);
@@ -282,6 +282,17 @@ async function main() {
     process.env.MAIL_SINK_PORT ??= '2525';
     process.env.SMTP_URL = `smtp://127.0.0.1:${process.env.MAIL_SINK_PORT}`;
     run('mail', TSX, ['scripts/mail-sink.ts'], { longRunning: true });
+  }
+  if (!process.env.FCM_ENDPOINT || !process.env.APNS_ENDPOINT) {
+    // no real FCM / APNs configured: the local sink (FCM HTTP v1 + APNs over h2c) keeps
+    // every push in .data/push/{fcm,apns}.jsonl; the workers inherit the endpoints
+    process.env.PUSH_SINK_DIR ??= join(ROOT, '.data', 'push');
+    process.env.PUSH_SINK_PORT ??= '4010';
+    const sinkUrl = `http://127.0.0.1:${process.env.PUSH_SINK_PORT}`;
+    process.env.FCM_ENDPOINT ||= sinkUrl;
+    process.env.APNS_ENDPOINT ||= sinkUrl;
+    const sink = run('push-sink', TSX, ['scripts/push-sink.ts'], { longRunning: true });
+    await waitFor(`the push sink on ${sinkUrl}`, () => portOpen(Number(process.env.PUSH_SINK_PORT)), 30_000, sink);
   }
   const api = run('api', TSX, ['api/server.ts'], { longRunning: true });
   for (const q of TASK_QUEUES) run(`worker:${q}`, TSX, ['workers/main.ts', q], { longRunning: true });

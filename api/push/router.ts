@@ -6,7 +6,7 @@ import { pushAppsRouter } from './apps/routes';
 import { pushAuthRouter } from './auth/routes';
 import { pushDevicesRouter } from './devices/routes';
 import { pushSegmentsRouter } from './segments/routes';
-import { pushHealth } from './health';
+import { anonymousLimit, pushHealth } from './health';
 import { pushOpenApiDocument } from './openapi';
 
 /**
@@ -16,7 +16,9 @@ import { pushOpenApiDocument } from './openapi';
  */
 export function pushRouter(deps: AppDeps): Router {
   const router = new Router({ prefix: '/api/v1' });
-  router.get('/health', pushHealth(deps));
+  const anonymous = anonymousLimit(deps);
+  router.get('/health', anonymous, pushHealth(deps));
+  router.get('/openapi.json', anonymous); // then the document (serveOpenApi), with X-RateLimit-*
   serveOpenApi(router, pushOpenApiDocument);
   for (const r of [
     pushAuthRouter(deps),
