@@ -1,5 +1,6 @@
 // The push part of `npm run admin -- bootstrap`: a demo account (company, owner,
-// membership), one app with local FCM and APNs credentials the push sink accepts, and an
+// membership), one app with the local FCM and APNs credentials the push sink accepts
+// (lib/push/demo-credentials.ts), and an
 // app API key. Printed as `push: { email, password, appId, apiKey }`; every run prints
 // the same values while they still work. The password is derived from the checkout's
 // secret-box key (so every run, and two runs at once, agree on it without storing it);
@@ -25,6 +26,7 @@ import { hashApiKey } from '../lib/api-keys';
 import type { Config } from '../lib/config';
 import { generatePushApiKey } from '../lib/push/api-keys';
 import { sealCredentials } from '../lib/push/credential-box';
+import { demoCredentials } from '../lib/push/demo-credentials';
 import { webhookSecretKey } from '../activities/webhooks/secret-box';
 
 export const PUSH_DEMO = {
@@ -53,17 +55,6 @@ async function writeStored(file: string, s: Stored): Promise<void> {
   await chmod(file, 0o600);
 }
 
-/** The local demo credentials of the push sink (lib/push/demo-credentials.ts), when that module is present. */
-function localDemoCredentials(): { serviceAccountJson: string; apns: object } | null {
-  try {
-    // eslint-disable-next-line @typescript-eslint/no-var-requires
-    const mod = require(join(__dirname, '..', 'lib', 'push', 'demo-credentials'));
-    return mod.demoCredentials();
-  } catch {
-    return null;
-  }
-}
-
 export async function bootstrapPush(db: Db, config: Config, ticketingCredentialsFile: string) {
   const file = join(dirname(ticketingCredentialsFile), `push-${basename(ticketingCredentialsFile)}`);
   const stored = await readStored(file);
@@ -82,11 +73,11 @@ export async function bootstrapPush(db: Db, config: Config, ticketingCredentials
     await setPushUserPassword(db, userId, await hashPassword(password));
   }
 
-  const creds = localDemoCredentials();
-  if (creds) {
-    await setPushAppCredentials(db, PUSH_DEMO.appId, 'fcm', sealCredentials(config, PUSH_DEMO.appId, 'fcm', { serviceAccountJson: creds.serviceAccountJson }));
-    await setPushAppCredentials(db, PUSH_DEMO.appId, 'apns', sealCredentials(config, PUSH_DEMO.appId, 'apns', creds.apns));
-  }
+  // the local sink's credentials (generated once per checkout), written on every run so
+  // the app keeps working with the sink after the credentials file was regenerated
+  const creds = demoCredentials();
+  await setPushAppCredentials(db, PUSH_DEMO.appId, 'fcm', sealCredentials(config, PUSH_DEMO.appId, 'fcm', { serviceAccountJson: creds.serviceAccountJson }));
+  await setPushAppCredentials(db, PUSH_DEMO.appId, 'apns', sealCredentials(config, PUSH_DEMO.appId, 'apns', creds.apns));
 
   let { keyId, apiKey } = stored;
   if (!keyId || !apiKey || !(await isLivePushKey(db, keyId, hashApiKey(apiKey), PUSH_DEMO.appId))) {

@@ -1,8 +1,10 @@
 // Input limits, one shared piece of the kit (contracts.md, "Failures and hostile input"):
 // the JSON body parser (koa-body) with its size limit, the raw body kept for the
 // idempotency hash, and refusals of what PostgreSQL or the workflow payload converter
-// would otherwise turn into a 500/503: NUL characters, undecodable percent-escapes and
-// JSON nested deeper than MAX_JSON_DEPTH.
+// would otherwise turn into a 500/503: NUL characters, bodies and percent-escapes that are
+// not UTF-8, and JSON nested deeper than MAX_JSON_DEPTH.
+import type { IncomingMessage } from 'node:http';
+import { Transform } from 'node:stream';
 import type { Context, Middleware } from 'koa';
 import { koaBody } from 'koa-body';
 import { AppError, errors } from '../errors';
@@ -46,6 +48,41 @@ function checkUrlPart(raw: string, what: string): void {
   if (decoded.includes('\u0000')) throw errors.validation(`${what}: must not contain NUL characters`, { [what]: ['must not contain NUL characters'] });
 }
 
+const INVALID_UTF8 = Symbol('invalid UTF-8');
+
+/**
+ * The request stream as the body parser reads it, checked byte for byte as UTF-8 on the
+ * way (a fatal streaming TextDecoder): the parser would otherwise turn invalid bytes into
+ * U+FFFD without a word. Only for identity-encoded bodies (compressed bytes are not text).
+ */
+function utf8Checked(req: IncomingMessage): Transform & { headers: IncomingMessage['headers'] } {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const invalid = () => Object.assign(new Error('request body is not valid UTF-8'), { status: 400, [INVALID_UTF8]: true });
+  const checked = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      try {
+        decoder.decode(chunk, { stream: true });
+        done(null, chunk);
+      } catch {
+        done(invalid());
+      }
+    },
+    flush(done) {
+      try {
+        decoder.decode();
+        done();
+      } catch {
+        done(invalid());
+      }
+    },
+  });
+  req.on('error', (err) => checked.destroy(err));
+  req.pipe(checked);
+  return Object.assign(checked, { headers: req.headers });
+}
+
+const PARSED_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'];
+
 export interface InputLimitOptions {
   /** largest JSON body, e.g. `1mb` (BODY_LIMIT) */
   bodyLimit: string;
@@ -66,9 +103,10 @@ export function inputLimits(opts: InputLimitOptions): Middleware {
     jsonLimit: opts.bodyLimit,
     jsonStrict: true,
     includeUnparsed: true,
-    parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'] as never,
+    parsedMethods: PARSED_METHODS as never,
     onError: (err: any) => {
       const status = err?.status ?? err?.statusCode;
+      if (err?.[INVALID_UTF8]) throw errors.validation('body: not valid UTF-8', { body: ['not valid UTF-8'] });
       if (status === 413) throw errors.payloadTooLarge(opts.bodyLimit);
       if (status === 400 || err instanceof SyntaxError) throw errors.validation('Request body is not valid JSON');
       if (status === 415) throw new AppError(415, 'unsupported_media_type', 'Request body must be application/json');
@@ -84,7 +122,14 @@ export function inputLimits(opts: InputLimitOptions): Middleware {
         checkUrlPart(value, name);
       }
     }
-    await parseBody(ctx, async () => undefined);
+    const original = ctx.req;
+    const checkUtf8 = PARSED_METHODS.includes(ctx.method) && !ctx.get('Content-Encoding') && ctx.is('json');
+    if (checkUtf8) ctx.req = utf8Checked(original) as unknown as IncomingMessage;
+    try {
+      await parseBody(ctx, async () => undefined);
+    } finally {
+      ctx.req = original;
+    }
     const body = ctx.request.body as Record<PropertyKey, unknown> | undefined;
     if (body && typeof body === 'object') {
       ctx.state.rawBody = body[UNPARSED];

@@ -8,7 +8,7 @@ import { pushAuthRouter } from './auth/routes';
 import { pushDevicesRouter } from './devices/routes';
 import { pushNotificationsRouter } from './notifications/routes';
 import { pushSegmentsRouter } from './segments/routes';
-import { pushHealth } from './health';
+import { anonymousLimit, pushHealth } from './health';
 import { pushOpenApiDocument } from './openapi';
 /**
  * Document 3 (push notifications) under /api/v1. Each resource router authenticates
@@ -17,7 +17,9 @@ import { pushOpenApiDocument } from './openapi';
  */
 export function pushRouter(deps: AppDeps): Router {
   const router = new Router({ prefix: '/api/v1' });
-  router.get('/health', pushHealth(deps));
+  const anonymous = anonymousLimit(deps);
+  router.get('/health', anonymous, pushHealth(deps));
+  router.get('/openapi.json', anonymous); // then the document (serveOpenApi), with X-RateLimit-*
   serveOpenApi(router, pushOpenApiDocument);
   for (const r of [
     pushAuthRouter(deps),

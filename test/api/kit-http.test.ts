@@ -102,6 +102,22 @@ describe('input limits', () => {
     assertError(await api.request('GET', '/v1/tickets/%C3%28', auth()), 400, 'validation_error');
   });
 
+  it('a body whose bytes are not UTF-8 is 400; multi-byte text split across chunks is not', async () => {
+    const post = (body: Buffer) =>
+      fetch(`${api.baseUrl}/v1/tickets`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${tenant.key.key}`, 'content-type': 'application/json' },
+        body,
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+    const bad = Buffer.concat([Buffer.from(`{"workspaceId":"${tenant.workspace.id}","playerId":"p","title":"`), Buffer.from([0xff, 0xfe]), Buffer.from('","body":"b"}')]);
+    const res = await post(bad);
+    assertError(res, 400, 'validation_error');
+    assert.match(res.body.error.message, /UTF-8/);
+    const text = 'é€😀'.repeat(40_000); // ~360 kB: the parser gets it in many chunks
+    const good = Buffer.from(JSON.stringify({ workspaceId: tenant.workspace.id, playerId: 'nobody', title: 't', body: 'b', metadata: { notes: text } }));
+    assertError(await post(good), 404, 'player_not_found');
+  });
+
   it('a NUL in a body string or key is 400', async () => {
     const res = await api.request('POST', '/v1/tickets', {
       ...auth(),

@@ -8,6 +8,8 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { TestApi } from '../support/api';
 import { apiKeyHeader, bearer, startPushApi } from '../support/push';
+import { openApnsCredentials, openFcmCredentials } from '../../lib/push/credential-box';
+import { demoCredentials } from '../../lib/push/demo-credentials';
 
 const run = promisify(execFile);
 const ROOT = resolve(__dirname, '..', '..');
@@ -48,6 +50,13 @@ describe('npm run admin -- bootstrap: push', () => {
     assert.deepEqual(apps.body.map((a: any) => a.id), [appId]);
     const byKey = await api.request('GET', `/api/v1/apps/${appId}`, { headers: apiKeyHeader(apiKey) });
     assert.equal(byKey.status, 200);
+    // the local sink's credentials, sealed
+    assert.equal(byKey.body.hasFcmConfig, true);
+    assert.equal(byKey.body.hasApnsConfig, true);
+    const { rows } = await api.deps.db.query(`SELECT fcm_credentials AS fcm, apns_credentials AS apns FROM push_apps WHERE id = $1`, [appId]);
+    const local = demoCredentials();
+    assert.equal(openFcmCredentials(api.deps.config, appId, rows[0].fcm).serviceAccountJson, local.serviceAccountJson);
+    assert.deepEqual(openApnsCredentials(api.deps.config, appId, rows[0].apns), local.apns);
 
     // a revoked key is replaced by the next run; the password stays
     const keys = await api.request('GET', `/api/v1/api-keys?appId=${appId}`, { headers: bearer(login.body.accessToken) });

@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { TestApi } from '../support/api';
-import { apiKeyHeader, assertPushError, bearer, startPushApi } from '../support/push';
-import { createPushTenant, type PushTenant } from '../support/push-device-factories';
+import { apiKeyHeader, assertPushError, bearer, GENEROUS_PUSH_LIMITS, startPushApi } from '../support/push';
+import { createPushTenant, duringAppDeletion, type PushTenant } from '../support/push-device-factories';
 
 describe('push devices', () => {
   let api: TestApi;
@@ -102,6 +102,12 @@ describe('push devices', () => {
         assertPushError(res, 400, 'VALIDATION_FAILED');
         assert.ok(res.body.errors[field], `${JSON.stringify(body)}: no errors.${field} in ${JSON.stringify(res.body)}`);
       }
+    });
+
+    it('an app deleted while its key registers a device: 404, not a 500', async () => {
+      const doomed = await createPushTenant(api);
+      const res = await duringAppDeletion(api, doomed.appA, () => register(doomed.keyA, { deviceToken: token(), platform: 'Android' }));
+      assertPushError(res, 404, 'RESOURCE_NOT_FOUND');
     });
 
     it('an Idempotency-Key replays the first answer', async () => {
@@ -234,6 +240,31 @@ describe('push devices', () => {
       assert.equal(del.status, 204);
       assertPushError(await api.request('GET', `/api/v1/devices/${id}`, { headers: bearer(t.userToken) }), 404, 'RESOURCE_NOT_FOUND');
       assertPushError(await api.request('DELETE', `/api/v1/devices/${id}`, { headers: bearer(t.userToken) }), 404, 'RESOURCE_NOT_FOUND');
+    });
+  });
+
+  describe('the register limit (1000 a minute per API key, set small here)', () => {
+    let limited: TestApi;
+    let lt: PushTenant;
+    beforeAll(async () => {
+      limited = await startPushApi({ RATE_LIMITS: `${GENEROUS_PUSH_LIMITS},push-devices-register=2` });
+      lt = await createPushTenant(limited);
+    });
+    afterAll(async () => limited?.stop());
+
+    it('register counts per key in its own group: the third is a 429 with Retry-After; other keys and routes go on', async () => {
+      const reg = (key: string) =>
+        limited.request('POST', '/api/v1/devices/register', { headers: apiKeyHeader(key), body: { deviceToken: token(), platform: 'iOS' } });
+      const first = await reg(lt.keyA);
+      assert.equal(first.status, 200);
+      assert.equal(first.headers.get('x-ratelimit-limit'), '2');
+      assert.equal((await reg(lt.keyA)).status, 200);
+      const third = await reg(lt.keyA);
+      assertPushError(third, 429, 'RATE_LIMITED');
+      assert.ok(Number(third.headers.get('retry-after')) > 0);
+      assert.equal((await reg(lt.keyB)).status, 200, "another key's bucket is its own");
+      const list = await limited.request('GET', `/api/v1/devices?appId=${lt.appA}`, { headers: apiKeyHeader(lt.keyA) });
+      assert.equal(list.status, 200, 'reads are in the per-token group');
     });
   });
 });

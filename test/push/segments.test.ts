@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { TestApi } from '../support/api';
 import { apiKeyHeader, assertPushError, bearer, startPushApi } from '../support/push';
-import { createPushTenant, type PushTenant } from '../support/push-device-factories';
+import { createPushTenant, duringAppDeletion, type PushTenant } from '../support/push-device-factories';
 
 const and = (...conditions: unknown[]) => ({ operator: 'AND', conditions });
 const or = (...conditions: unknown[]) => ({ operator: 'OR', conditions });
@@ -78,6 +78,12 @@ describe('push segments', () => {
     assertPushError(await create({ appId: other.appA, name: 's', filter: and() }), 404, 'RESOURCE_NOT_FOUND');
     assertPushError(await create({ appId: t.appB, name: 's', filter: and() }, apiKeyHeader(t.keyA)), 403, 'FORBIDDEN');
     assertPushError(await api.request('POST', '/api/v1/segments', { body: { appId: t.appA, name: 's', filter: and() } }), 401, 'UNAUTHORIZED');
+  });
+
+  it('an app deleted while a segment is created for it: 404, not a 500', async () => {
+    const doomed = await createPushTenant(api);
+    const res = await duringAppDeletion(api, doomed.appA, () => create({ appId: doomed.appA, name: 's', filter: and() }, bearer(doomed.userToken)));
+    assertPushError(res, 404, 'RESOURCE_NOT_FOUND');
   });
 
   it('GET /segments?appId= is a plain array of the app\'s segments, oldest first', async () => {

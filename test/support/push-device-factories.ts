@@ -69,3 +69,29 @@ export async function createPushKey(db: Db, appId: string): Promise<string> {
   await insertPushApiKey(db, { id: randomUUID(), appId, name: 'sdk', prefix: key.slice(0, 8), keyHash: hashApiKey(key) });
   return key;
 }
+
+/**
+ * Runs `request` while the app's deletion is in flight: the DELETE holds the app's row
+ * locks in an open transaction, the request (authenticated from committed rows) waits on
+ * them, and the deletion commits; the request then meets an app that no longer exists.
+ */
+export async function duringAppDeletion<T>(api: TestApi, appId: string, request: () => Promise<T>): Promise<T> {
+  const runner = api.deps.db.dataSource.createQueryRunner();
+  await runner.connect();
+  try {
+    await runner.startTransaction();
+    await runner.query('DELETE FROM push_apps WHERE id = $1', [appId]);
+    const pending = request();
+    for (let i = 0; i < 200; i++) {
+      const [{ n }] = await api.deps.db.dataSource.query(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query ILIKE '%push_%'`,
+      );
+      if (n > 0) break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    await runner.commitTransaction();
+    return await pending;
+  } finally {
+    await runner.release();
+  }
+}

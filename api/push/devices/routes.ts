@@ -6,7 +6,6 @@ import { randomUUID } from 'node:crypto';
 import type { Context } from 'koa';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
-import { idempotency } from '../../kit/idempotency';
 import { offsetOf, pageOf } from '../../kit/pagination';
 import { parse } from '../../kit/validation';
 import { deleteDevice, findDevice, listDevices, registerDevice, updateDevice, type DeviceRow } from '../../../db/repositories/push-devices';
@@ -16,6 +15,8 @@ import { DeviceIdParams, ListDevicesQuery, RegisterDeviceBody, UpdateDeviceBody 
 import './openapi';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Postgres refused a row whose app is gone (foreign_key_violation). */
+export const isForeignKeyViolation = (err: any): boolean => (err?.driverError?.code ?? err?.code) === '23503';
 const deviceNotFound = (id: string) => new AppError(404, 'RESOURCE_NOT_FOUND', `No device with id '${id}'`);
 
 /** The device if the principal may use its app (404 for anything it may not see). */
@@ -36,24 +37,24 @@ export function pushDevicesRouter(deps: AppDeps): Router {
   const router = new Router();
   const anyone = pushAuth(deps, { schemes: ['user', 'apiKey'] });
   const apiKeyOnly = pushAuth(deps, { schemes: ['apiKey'] });
-  const idem = idempotency(deps, {
-    scopeOf: (ctx) => {
-      const p = ctx.state.principal as PushPrincipal;
-      return p.kind === 'user' ? `push-user:${p.userId}` : `push-key:${p.keyId}`;
-    },
-  });
 
-  router.post('/devices/register', pushAuth(deps, { schemes: ['apiKey'], limit: 'push-devices-register' }), idem, async (ctx) => {
+  router.post('/devices/register', pushAuth(deps, { schemes: ['apiKey'], limit: 'push-devices-register' }), async (ctx) => {
     const body = parse(RegisterDeviceBody, ctx.request.body);
     const principal = ctx.state.principal as Extract<PushPrincipal, { kind: 'apiKey' }>;
-    const app = await appFor(ctx, deps, body.appId ?? principal.appId);
+    // The key's own app needs no lookup (the key row exists only while its app does): the
+    // hot path is the key lookup and the upsert. Any other appId goes through appFor.
+    const appId = body.appId === undefined || body.appId === principal.appId ? principal.appId : (await appFor(ctx, deps, body.appId)).id;
     const { device } = await registerDevice(deps.db, {
       id: randomUUID(),
-      appId: app.id,
+      appId,
       deviceToken: body.deviceToken,
       platform: body.platform,
       userId: body.userId,
       deviceMetadata: body.deviceMetadata,
+    }).catch((err) => {
+      // the app was deleted between the key lookup and the upsert (its keys went with it)
+      if (isForeignKeyViolation(err)) throw new AppError(404, 'RESOURCE_NOT_FOUND', `No app with id '${appId}'`);
+      throw err;
     });
     ctx.body = presentDevice(device);
   });

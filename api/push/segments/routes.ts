@@ -4,11 +4,11 @@ import Router from '@koa/router';
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
-import { idempotency } from '../../kit/idempotency';
 import { parse } from '../../kit/validation';
 import { countSegmentDevices } from '../../../db/repositories/push-devices';
 import { findSegment, insertSegment, listSegments } from '../../../db/repositories/push-segments';
-import { appFor, pushAuth, type PushPrincipal } from '../auth';
+import { appFor, pushAuth } from '../auth';
+import { isForeignKeyViolation } from '../devices/routes';
 import { presentSegment } from './presenters';
 import { CreateSegmentBody, ListSegmentsQuery, SegmentIdParams } from './schema';
 import './openapi';
@@ -19,14 +19,8 @@ const segmentNotFound = (id: string) => new AppError(404, 'RESOURCE_NOT_FOUND', 
 export function pushSegmentsRouter(deps: AppDeps): Router {
   const router = new Router();
   const anyone = pushAuth(deps, { schemes: ['user', 'apiKey'] });
-  const idem = idempotency(deps, {
-    scopeOf: (ctx) => {
-      const p = ctx.state.principal as PushPrincipal;
-      return p.kind === 'user' ? `push-user:${p.userId}` : `push-key:${p.keyId}`;
-    },
-  });
 
-  router.post('/segments', anyone, idem, async (ctx) => {
+  router.post('/segments', anyone, async (ctx) => {
     const body = parse(CreateSegmentBody, ctx.request.body);
     const app = await appFor(ctx, deps, body.appId);
     const segment = await insertSegment(deps.db, {
@@ -35,6 +29,10 @@ export function pushSegmentsRouter(deps: AppDeps): Router {
       name: body.name,
       description: body.description ?? null,
       filter: body.filter,
+    }).catch((err) => {
+      // the app was deleted after appFor found it
+      if (isForeignKeyViolation(err)) throw new AppError(404, 'RESOURCE_NOT_FOUND', `No app with id '${app.id}'`);
+      throw err;
     });
     ctx.status = 201;
     ctx.body = presentSegment(segment);
