@@ -13,6 +13,7 @@ export const ticketingQueue: QueueEntry = {
   workflowsPath: require.resolve('../workflows/queues/ticketing'),
   workflowTypes: [
     'ticketWorkflow',
+    'endedTicketWorkflow',
     'purgeRevokedKeysWorkflow',
     'purgeWebhookLogWorkflow',
     'purgeEventsWorkflow',

@@ -3,3 +3,4 @@
 // changes this queue's bundle.
 export { ticketWorkflow } from '../ticket/ticket.workflow';
 export * from '../maintenance';
+export { endedTicketWorkflow } from '../ticket/ended-ticket.workflow';
