@@ -148,7 +148,9 @@ export async function resolutionMailFacts(executor: Executor, id: string) {
     email: row.player?.email ?? null,
     displayName: row.player?.displayName ?? null,
   };
+}
 
+/** One message by id (the API answers a new message with it once the workflow has stored it). */
 export async function findMessage(db: Queryable, id: string): Promise<MessageRecord | null> {
   const { rows } = await db.query(`SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.id = $1`, [id]);
   return rows[0] ? toMessageRecord(rows[0]) : null;
