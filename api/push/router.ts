@@ -5,11 +5,13 @@ import { pushAnalyticsRouter } from './analytics/routes';
 import { pushApiKeysRouter } from './api-keys/routes';
 import { pushAppsRouter } from './apps/routes';
 import { pushAuthRouter } from './auth/routes';
+import { dependencyErrors } from './dependency-errors';
 import { pushDevicesRouter } from './devices/routes';
 import { pushNotificationsRouter } from './notifications/routes';
 import { pushSegmentsRouter } from './segments/routes';
 import { anonymousLimit, pushHealth } from './health';
 import { pushOpenApiDocument } from './openapi';
+
 /**
  * Document 3 (push notifications) under /api/v1. Each resource router authenticates
  * its own routes with pushAuth (api/push/auth): the schemes and the Limits-table group
@@ -17,6 +19,7 @@ import { pushOpenApiDocument } from './openapi';
  */
 export function pushRouter(deps: AppDeps): Router {
   const router = new Router({ prefix: '/api/v1' });
+  router.use(dependencyErrors(deps));
   const anonymous = anonymousLimit(deps);
   router.get('/health', anonymous, pushHealth(deps));
   router.get('/openapi.json', anonymous); // then the document (serveOpenApi), with X-RateLimit-*
