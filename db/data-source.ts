@@ -8,6 +8,8 @@ import { WebhookDispatch1732160000004 } from './migrations/1732160000004-Webhook
 import { WebhookBatches1732160000005 } from './migrations/1732160000005-WebhookBatches';
 import { TypeormMetadata1732160000006 } from './migrations/1732160000006-TypeormMetadata';
 import { Push1732160000020 } from './migrations/1732160000020-Push';
+import { WebhookEndpointPause1732160000050 } from './migrations/1732160000050-WebhookEndpointPause';
+import { SigningKeysEncrypted1732170000001 } from './migrations/1732170000001-SigningKeysEncrypted';
 import { ENTITIES } from './entities';
 import { EventsRetention1732160000070 } from './migrations/1732160000070-EventsRetention';
 
@@ -19,7 +21,9 @@ export const MIGRATIONS = [
   WebhookBatches1732160000005,
   TypeormMetadata1732160000006,
   Push1732160000020,
+  WebhookEndpointPause1732160000050,
   EventsRetention1732160000070,
+  SigningKeysEncrypted1732170000001,
 ];
 
 export function createDataSource(url: string, poolSize = 20): DataSource {

@@ -27,7 +27,7 @@ import type { Config } from '../lib/config';
 import { generatePushApiKey } from '../lib/push/api-keys';
 import { sealCredentials } from '../lib/push/credential-box';
 import { demoCredentials } from '../lib/push/demo-credentials';
-import { webhookSecretKey } from '../activities/webhooks/secret-box';
+import { webhookSecretKey } from '../lib/webhooks/secret-box';
 
 export const PUSH_DEMO = {
   companyId: '00000000-0000-4000-8000-000000000001',

@@ -12,11 +12,12 @@ export interface PushApiKeyRow {
   lastUsedAt: Date | null;
 }
 
-/** What authentication needs from a key: its app and that app's company. */
+/** What authentication needs from a key: its app, that app's company, and whether its trial ran out. */
 export interface PushKeyPrincipalRow {
   id: string;
   appId: string;
   companyId: string;
+  trialExpired: boolean;
 }
 
 const COLUMNS = `id, app_id AS "appId", name, prefix, created_at AS "createdAt", last_used_at AS "lastUsedAt"`;
@@ -25,8 +26,9 @@ const COLUMNS = `id, app_id AS "appId", name, prefix, created_at AS "createdAt",
 export async function findLivePushKeyByHash(executor: Executor, keyHash: string): Promise<PushKeyPrincipalRow | null> {
   const { rows } = await sql<PushKeyPrincipalRow>(
     executor,
-    `SELECT k.id, k.app_id AS "appId", a.company_id AS "companyId"
-       FROM push_api_keys k JOIN push_apps a ON a.id = k.app_id
+    `SELECT k.id, k.app_id AS "appId", a.company_id AS "companyId",
+            (c.status = 'trial' AND c.trial_ends_at IS NOT NULL AND c.trial_ends_at <= now()) AS "trialExpired"
+       FROM push_api_keys k JOIN push_apps a ON a.id = k.app_id JOIN push_companies c ON c.id = a.company_id
       WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
     [keyHash],
   );

@@ -54,3 +54,13 @@ export function isDuplicateEmail(err: unknown): boolean {
   const d = e?.driverError ?? e;
   return d?.code === '23505' && d?.constraint === 'push_users_email_key';
 }
+
+/** Whether the company is a trial whose end has passed (contracts.md: its keys and tokens answer 403 TRIAL_EXPIRED). */
+export async function isPushTrialExpired(executor: Executor, companyId: string): Promise<boolean> {
+  const { rows } = await sql<{ expired: boolean }>(
+    executor,
+    `SELECT (status = 'trial' AND trial_ends_at IS NOT NULL AND trial_ends_at <= now()) AS expired FROM push_companies WHERE id = $1`,
+    [companyId],
+  );
+  return rows[0]?.expired ?? false;
+}

@@ -1,7 +1,7 @@
 // An app's FCM and APNs credentials at rest: JSON sealed with the project's secret box
 // (the same key as webhook signing secrets), bound to the app and the kind so a box
 // copied onto another app or column does not open.
-import { decryptSecret, encryptSecret, webhookSecretKey } from '../../activities/webhooks/secret-box';
+import { decryptSecret, encryptSecret, webhookSecretKey } from '../webhooks/secret-box';
 import type { Config } from '../config';
 import type { ApnsKey } from './credentials';
 

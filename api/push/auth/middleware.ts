@@ -11,6 +11,7 @@ import { applyRateLimit, gate } from '../../kit/rate-limit';
 import { hashApiKey } from '../../../lib/api-keys';
 import { findLivePushKeyByHash, touchPushApiKey } from '../../../db/repositories/push-api-keys';
 import { findPushApp, type PushAppRecord } from '../../../db/repositories/push-apps';
+import { isPushTrialExpired } from '../../../db/repositories/push-users';
 import { authServices } from '../../ticketing/auth/credentials';
 import { pushLimits, type PushLimitGroup } from './limits';
 import { verifyAccessToken } from './tokens';
@@ -49,10 +50,16 @@ function credentialOf(ctx: Context): { scheme: PushScheme; value: string } | nul
 /** Per process: lastUsedAt is written at most once a minute per key. */
 const touchedAt = new Map<string, number>();
 
-async function resolve(deps: AppDeps, scheme: PushScheme, value: string): Promise<PushPrincipal | null> {
+export const trialExpired = () => new AppError(403, 'TRIAL_EXPIRED', "The company's trial has ended; ask for an extension");
+
+type Resolved = PushPrincipal & { trialExpired: boolean };
+
+async function resolve(deps: AppDeps, scheme: PushScheme, value: string): Promise<Resolved | null> {
   if (scheme === 'user') {
     const claims = await verifyAccessToken(authServices(deps).signing, value);
-    return claims ? { kind: 'user', ...claims } : null;
+    if (!claims) return null;
+    // read on every request: an operator's extension takes effect at once
+    return { kind: 'user', ...claims, trialExpired: await isPushTrialExpired(deps.db, claims.companyId) };
   }
   let row;
   try {
@@ -67,13 +74,14 @@ async function resolve(deps: AppDeps, scheme: PushScheme, value: string): Promis
     touchedAt.set(row.id, Date.now());
     await touchPushApiKey(deps.db, row.id).catch((err) => deps.logger.warn({ err }, 'lastUsedAt not recorded'));
   }
-  return { kind: 'apiKey', keyId: row.id, appId: row.appId, companyId: row.companyId };
+  return { kind: 'apiKey', keyId: row.id, appId: row.appId, companyId: row.companyId, trialExpired: row.trialExpired };
 }
 
 /**
  * Sets `ctx.state.principal`; 401 UNAUTHORIZED when no accepted credential is present
  * (a missing, malformed, unknown, expired or revoked one, or a scheme this route does
- * not take), 429 RATE_LIMITED when the caller's window is full. Then the kit's
+ * not take), 403 TRIAL_EXPIRED when the company's trial has ended (contracts.md,
+ * "Ownership"), 429 RATE_LIMITED when the caller's window is full. Then the kit's
  * Idempotency-Key handling for POSTs, scoped to the user or the key.
  */
 export function pushAuth(deps: AppDeps, opts: PushAuthOptions): Middleware {
@@ -88,8 +96,8 @@ export function pushAuth(deps: AppDeps, opts: PushAuthOptions): Middleware {
   });
   return async (ctx, next) => {
     const cred = credentialOf(ctx);
-    const principal = cred && opts.schemes.includes(cred.scheme) ? await resolve(deps, cred.scheme, cred.value) : null;
-    if (!principal) {
+    const resolved = cred && opts.schemes.includes(cred.scheme) ? await resolve(deps, cred.scheme, cred.value) : null;
+    if (!resolved) {
       applyRateLimit(ctx, await gate(deps.redis, limits.bucket('push-anonymous-ip', limits.clientIp(ctx))));
       if (cred && !opts.schemes.includes(cred.scheme)) {
         throw unauthorized(
@@ -98,9 +106,11 @@ export function pushAuth(deps: AppDeps, opts: PushAuthOptions): Middleware {
       }
       throw unauthorized();
     }
+    const { trialExpired: expired, ...principal } = resolved;
     const subject = principal.kind === 'user' ? `user:${principal.userId}` : `key:${principal.keyId}`;
     applyRateLimit(ctx, await gate(deps.redis, limits.bucket(group, subject)));
-    ctx.state.principal = principal;
+    if (expired) throw trialExpired();
+    ctx.state.principal = principal as PushPrincipal;
     await idem(ctx, next);
   };
 }
