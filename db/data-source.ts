@@ -24,6 +24,7 @@ export const MIGRATIONS = [
   WebhookEndpointPause1732160000050,
   EventsRetention1732160000070,
   SigningKeysEncrypted1732170000001,
+  EventsRetention1732160000070,
 ];
 
 export function createDataSource(url: string, poolSize = 20): DataSource {

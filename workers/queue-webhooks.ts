@@ -23,7 +23,6 @@ export const webhooksQueue: QueueEntry = {
     const mailer = { transport: config.smtpUrl ? nodemailer.createTransport(config.smtpUrl) : null, from: config.mailFrom };
     return {
       ...createWebhookActivities({ db, secretKey: webhookSecretKey(config), agents }),
-      // the platform schedule's last step pauses the endpoint and emails its owner
       ...createPauseActivities({ db, mailer }),
     };
   },
