@@ -22,7 +22,6 @@ export const MIGRATIONS = [
   TypeormMetadata1732160000006,
   Push1732160000020,
   WebhookEndpointPause1732160000050,
-  EventsRetention1732160000070,
   SigningKeysEncrypted1732170000001,
   EventsRetention1732160000070,
 ];
