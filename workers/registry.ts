@@ -2,12 +2,14 @@
 // worker options, the jobs that run beside it). `npm start`, `npm run worker -- <queue>`
 // and the test services all read this list; a new queue (push, platform) is one entry.
 import type { QueueEntry } from './queue-entry';
+import { pushQueue } from './queue-push';
 import { ticketingQueue } from './queue-ticketing';
 import { webhooksQueue } from './queue-webhooks';
 
 export const QUEUES = {
   ticketing: ticketingQueue,
   webhooks: webhooksQueue,
+  push: pushQueue,
 } as const satisfies Record<string, QueueEntry>;
 
 export type TaskQueue = keyof typeof QUEUES;

@@ -3,3 +3,4 @@
 // workflows/queues/ (see workers/registry.ts).
 export * from './queues/ticketing';
 export * from './queues/webhooks';
+export * from './queues/push';

@@ -1,10 +1,14 @@
 import Router from '@koa/router';
 import type { AppDeps } from '../deps';
 import { serveOpenApi } from '../kit/openapi';
+import { pushAnalyticsRouter } from './analytics/routes';
 import { pushApiKeysRouter } from './api-keys/routes';
 import { pushAppsRouter } from './apps/routes';
 import { pushAuthRouter } from './auth/routes';
 import { dependencyErrors } from './dependency-errors';
+import { pushDevicesRouter } from './devices/routes';
+import { pushNotificationsRouter } from './notifications/routes';
+import { pushSegmentsRouter } from './segments/routes';
 import { anonymousLimit, pushHealth } from './health';
 import { pushOpenApiDocument } from './openapi';
 
@@ -20,6 +24,16 @@ export function pushRouter(deps: AppDeps): Router {
   router.get('/health', anonymous, pushHealth(deps));
   router.get('/openapi.json', anonymous); // then the document (serveOpenApi), with X-RateLimit-*
   serveOpenApi(router, pushOpenApiDocument);
-  for (const r of [pushAuthRouter(deps), pushAppsRouter(deps), pushApiKeysRouter(deps)]) router.use(r.routes());
+  for (const r of [
+    pushAuthRouter(deps),
+    pushAppsRouter(deps),
+    pushApiKeysRouter(deps),
+    pushDevicesRouter(deps),
+    pushSegmentsRouter(deps),
+    pushNotificationsRouter(deps),
+    pushAnalyticsRouter(deps),
+  ]) {
+    router.use(r.routes());
+  }
   return router;
 }

@@ -5,6 +5,8 @@ import { join, resolve } from 'node:path';
 const ROOT = resolve(__dirname, '../..');
 const ENTRY = join(__dirname, 'webhook-worker-main.ts');
 const READY_LINE = 'webhook test worker polling'; // = READY_LINE in webhook-worker-main.ts
+const PUSH_ENTRY = join(__dirname, 'push-worker-main.ts');
+const PUSH_READY_LINE = 'push test worker polling'; // = READY_LINE in push-worker-main.ts
 
 export interface WorkerProcess {
   pid: number;
@@ -26,7 +28,22 @@ export interface WorkerProcess {
  * CLI's pid would kill the wrapper and leave the actual worker running, orphaned.
  */
 export async function startWebhookWorker(taskQueue: string, opts: { env?: NodeJS.ProcessEnv; readyTimeoutMs?: number } = {}): Promise<WorkerProcess> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', ENTRY, taskQueue], {
+  return startWorkerProcess(ENTRY, READY_LINE, taskQueue, opts);
+}
+
+/** The same for the `push` queue's worker (test/support/push-worker-main.ts). */
+export async function startPushWorker(taskQueue: string, opts: { env?: NodeJS.ProcessEnv; readyTimeoutMs?: number } = {}): Promise<WorkerProcess> {
+  return startWorkerProcess(PUSH_ENTRY, PUSH_READY_LINE, taskQueue, opts);
+}
+
+async function startWorkerProcess(
+  entry: string,
+  readyLine: string,
+  taskQueue: string,
+  opts: { env?: NodeJS.ProcessEnv; readyTimeoutMs?: number },
+): Promise<WorkerProcess> {
+  const READY_LINE = readyLine;
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', entry, taskQueue], {
     cwd: ROOT,
     env: { ...process.env, ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -12,7 +12,7 @@ const entries = Object.values(QUEUES);
 
 describe('worker registry', () => {
   it('has one entry per task queue, keyed by its name', () => {
-    assert.deepEqual(TASK_QUEUES, ['ticketing', 'webhooks']);
+    assert.deepEqual(TASK_QUEUES, ['ticketing', 'webhooks', 'push']);
     for (const [key, entry] of Object.entries(QUEUES)) assert.equal(entry.name, key);
     assert.equal(new Set(entries.map((e) => e.workflowsPath)).size, entries.length, 'one workflows module per queue');
   });

@@ -1,0 +1,22 @@
+// A send's message for one device, as the transport takes it (lib/push/transport.ts).
+import type { PushMessage } from '../../lib/push/transport';
+import type { SendMessage } from '../../db/repositories/push-sends';
+
+/** FCM data values are strings: strings stay as they are, anything else is its JSON. */
+export function dataOf(customData: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(customData ?? {})) out[k] = typeof v === 'string' ? v : JSON.stringify(v);
+  return out;
+}
+
+export function messageFor(send: SendMessage, notificationId: string, token: string): PushMessage {
+  return {
+    notificationId,
+    token,
+    title: send.title,
+    body: send.body,
+    deepLink: send.deepLink,
+    data: dataOf(send.customData),
+    campaignId: send.campaignId,
+  };
+}

@@ -1,0 +1,84 @@
+// Devices of the push API (Document 3): request and response schemas, and their
+// OpenAPI paths. Platform values are `Android` and `iOS`, accepted in any letter case
+// (contracts.md "Push delivery"); deviceMetadata is a flat object of at most
+// MAX_METADATA_KEYS keys whose values are strings, numbers, booleans or null, so that
+// segment filters (deviceMetadata.<key>) address every value.
+import { z } from '../../zod';
+import { PageQuery, PageSchema } from '../../kit/pagination';
+import { PLATFORMS } from '../../../lib/push/segments/filter';
+import { registry } from '../openapi';
+
+export const MAX_METADATA_KEYS = 50;
+export const MAX_METADATA_KEY_LENGTH = 100;
+export const MAX_METADATA_STRING = 1000;
+export const MAX_DEVICE_TOKEN = 4096;
+export const MAX_USER_ID = 255;
+
+const NO_NUL = (s: string) => !s.includes('\u0000');
+const str = (max: number) =>
+  z.string().max(max, `must be at most ${max} characters`).refine(NO_NUL, 'must not contain NUL characters');
+
+export const uuid = () => z.string().uuid('must be a uuid').openapi({ format: 'uuid', example: '3f8c2a9e-5b1d-4c7e-9a2f-1e6d8b0c4a7f' });
+
+/** `Android` / `iOS` in any letter case, answered in that spelling. */
+export const Platform = z
+  .string()
+  .transform((v, ctx) => {
+    const p = PLATFORMS.find((x) => x.toLowerCase() === v.toLowerCase());
+    if (!p) ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must be one of ${PLATFORMS.join(', ')} (any letter case)` });
+    return p ?? z.NEVER;
+  })
+  .openapi({ type: 'string', example: 'Android', description: 'Android or iOS, in any letter case' });
+
+const MetadataValue = z.union([str(MAX_METADATA_STRING), z.number().finite(), z.boolean(), z.null()]);
+export const DeviceMetadata = z
+  .record(str(MAX_METADATA_KEY_LENGTH).refine((k) => k.length > 0, 'keys must not be empty'), MetadataValue)
+  .refine((m) => Object.keys(m).length <= MAX_METADATA_KEYS, `at most ${MAX_METADATA_KEYS} keys`)
+  .openapi({
+    description: `A flat object: at most ${MAX_METADATA_KEYS} keys of up to ${MAX_METADATA_KEY_LENGTH} characters; values are strings (up to ${MAX_METADATA_STRING} characters), numbers, booleans or null`,
+    example: { country: 'US', language: 'en', appVersion: '2.4.1', subscriptionTier: 'premium' },
+  });
+
+const UserId = str(MAX_USER_ID).nullable().openapi({ description: "the caller's own id of the device's user", example: 'player-42' });
+
+export const RegisterDeviceBody = z
+  .object({
+    appId: uuid().optional().openapi({ description: "the API key's app (the default); another app is a 403" }),
+    deviceToken: str(MAX_DEVICE_TOKEN).refine((t) => t.trim().length > 0, 'must not be blank').openapi({ example: 'fcm-token-abc123' }),
+    platform: Platform,
+    userId: UserId.optional(),
+    deviceMetadata: DeviceMetadata.optional(),
+  })
+  .strict()
+  .openapi('RegisterDeviceRequest');
+
+export const UpdateDeviceBody = z
+  .object({ userId: UserId.optional(), deviceMetadata: DeviceMetadata.optional() })
+  .strict()
+  .openapi('UpdateDeviceRequest');
+
+export const ListDevicesQuery = PageQuery.extend({
+  appId: uuid(),
+  platform: Platform.optional(),
+  userId: str(MAX_USER_ID).optional(),
+});
+
+export const DeviceIdParams = z.object({ deviceId: z.string().openapi({ format: 'uuid', example: '3f8c2a9e-5b1d-4c7e-9a2f-1e6d8b0c4a7f' }) });
+
+export const DeviceResponse = registry.register(
+  'Device',
+  z.object({
+    id: z.string().openapi({ format: 'uuid' }),
+    appId: z.string().openapi({ format: 'uuid' }),
+    deviceToken: z.string(),
+    platform: z.enum(PLATFORMS),
+    userId: z.string().nullable(),
+    deviceMetadata: z.record(z.union([z.string(), z.number(), z.boolean()]).nullable()),
+    isActive: z.boolean(),
+    lastSeenAt: z.string().openapi({ format: 'date-time' }),
+    createdAt: z.string().openapi({ format: 'date-time' }),
+  }),
+);
+export type DeviceResponse = z.infer<typeof DeviceResponse>;
+
+export const DevicePage = registry.register('DevicePage', PageSchema(DeviceResponse));

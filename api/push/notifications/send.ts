@@ -1,0 +1,67 @@
+// A direct send (POST /notifications/send): the accepted devices, the send and its
+// notification rows in one transaction, then the workflow that pushes them. Nothing is
+// sent in the request.
+import { WorkflowIdReusePolicy } from '@temporalio/common';
+import { createSend, deleteUnstartedSend, sendableDevices } from '../../../db/repositories/push-sends';
+import { PUSH_QUEUE, PUSH_SEND_WORKFLOW_TYPE, pushSendWorkflowId, type PushSendInput } from '../../../workflows/push-send/contract';
+import type { AppDeps } from '../../deps';
+import { errors } from '../../errors';
+import type { SendNotificationBody } from './schema';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** How long the API waits for Temporal to accept the start before it answers 503. */
+const START_DEADLINE_MS = 5000;
+
+export interface SendResult {
+  notificationIds: string[];
+  queued: number;
+  rejected: number;
+}
+
+/**
+ * The accepted deviceIds, in request order: the app's active devices, each once (a
+ * repeated id is rejected, so no device gets the message twice). Anything else is rejected.
+ */
+export async function acceptedDevices(deps: AppDeps, appId: string, deviceIds: string[]) {
+  const candidates = [...new Set(deviceIds.filter((id) => UUID.test(id)).map((id) => id.toLowerCase()))];
+  const sendable = await sendableDevices(deps.db, appId, candidates);
+  const seen = new Set<string>();
+  const accepted: { id: string; platform: 'Android' | 'iOS' }[] = [];
+  for (const raw of deviceIds) {
+    const id = raw.toLowerCase();
+    const platform = sendable.get(id);
+    if (!platform || seen.has(id)) continue;
+    seen.add(id);
+    accepted.push({ id, platform });
+  }
+  return accepted;
+}
+
+export async function sendNotification(deps: AppDeps, appId: string, body: SendNotificationBody): Promise<SendResult> {
+  const devices = await acceptedDevices(deps, appId, body.deviceIds);
+  const rejected = body.deviceIds.length - devices.length;
+  // nothing to send: no send, no workflow
+  if (!devices.length) return { notificationIds: [], queued: 0, rejected };
+  const { sendId, notificationIds } = await deps.db.transaction((m) =>
+    createSend(m, { appId, title: body.title, body: body.body, deepLink: body.deepLink ?? null, customData: body.customData ?? {} }, devices),
+  );
+  const input: PushSendInput = { sendId };
+  try {
+    await deps.temporal.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+      deps.temporal.workflow.start(PUSH_SEND_WORKFLOW_TYPE, {
+        taskQueue: PUSH_QUEUE,
+        workflowId: pushSendWorkflowId(sendId),
+        args: [input],
+        workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      }),
+    );
+  } catch (err) {
+    // The rows go again, so a 503 leaves nothing behind that could still be sent. Had the
+    // start reached Temporal after all, its workflow finds no send and ends without a push.
+    deps.logger.warn({ err, sendId }, 'push send could not be started');
+    await deleteUnstartedSend(deps.db, sendId).catch((e) => deps.logger.error({ err: e, sendId }, 'unstarted send not removed'));
+    throw errors.unavailable('The send could not be queued; nothing was stored, retry later');
+  }
+  return { notificationIds, queued: notificationIds.length, rejected };
+}

@@ -1,0 +1,15 @@
+import type { SegmentRow } from '../../../db/repositories/push-segments';
+import type { SegmentResponse } from './schema';
+
+/** The Segment object: the create request's fields, its id and timestamps. */
+export function presentSegment(s: SegmentRow): SegmentResponse {
+  return {
+    id: s.id,
+    appId: s.appId,
+    name: s.name,
+    description: s.description,
+    filter: s.filter,
+    createdAt: new Date(s.createdAt).toISOString(),
+    updatedAt: new Date(s.updatedAt).toISOString(),
+  };
+}

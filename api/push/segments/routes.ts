@@ -1,0 +1,61 @@
+// Segments (Document 3): create, list per app, and the live device count (active devices
+// of the app matching the compiled filter, one parameterised query).
+import Router from '@koa/router';
+import { randomUUID } from 'node:crypto';
+import type { AppDeps } from '../../deps';
+import { AppError } from '../../errors';
+import { parse } from '../../kit/validation';
+import { countSegmentDevices } from '../../../db/repositories/push-devices';
+import { findSegment, insertSegment, listSegments } from '../../../db/repositories/push-segments';
+import { appFor, pushAuth } from '../auth';
+import { isForeignKeyViolation } from '../devices/routes';
+import { presentSegment } from './presenters';
+import { CreateSegmentBody, ListSegmentsQuery, SegmentIdParams } from './schema';
+import './openapi';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const segmentNotFound = (id: string) => new AppError(404, 'RESOURCE_NOT_FOUND', `No segment with id '${id}'`);
+
+export function pushSegmentsRouter(deps: AppDeps): Router {
+  const router = new Router();
+  const anyone = pushAuth(deps, { schemes: ['user', 'apiKey'] });
+
+  router.post('/segments', anyone, async (ctx) => {
+    const body = parse(CreateSegmentBody, ctx.request.body);
+    const app = await appFor(ctx, deps, body.appId);
+    const segment = await insertSegment(deps.db, {
+      id: randomUUID(),
+      appId: app.id,
+      name: body.name,
+      description: body.description ?? null,
+      filter: body.filter,
+    }).catch((err) => {
+      // the app was deleted after appFor found it
+      if (isForeignKeyViolation(err)) throw new AppError(404, 'RESOURCE_NOT_FOUND', `No app with id '${app.id}'`);
+      throw err;
+    });
+    ctx.status = 201;
+    ctx.body = presentSegment(segment);
+  });
+
+  router.get('/segments', anyone, async (ctx) => {
+    const q = parse(ListSegmentsQuery, ctx.query);
+    const app = await appFor(ctx, deps, q.appId);
+    ctx.body = (await listSegments(deps.db, app.id)).map(presentSegment);
+  });
+
+  router.get('/segments/:segmentId/device-count', anyone, async (ctx) => {
+    const { segmentId } = parse(SegmentIdParams, ctx.params);
+    const segment = UUID.test(segmentId) ? await findSegment(deps.db, segmentId) : null;
+    if (!segment) throw segmentNotFound(segmentId);
+    try {
+      await appFor(ctx, deps, segment.appId);
+    } catch (err) {
+      if (err instanceof AppError && err.status === 404) throw segmentNotFound(segmentId);
+      throw err;
+    }
+    ctx.body = { count: await countSegmentDevices(deps.db, segment.appId, segment.filter) };
+  });
+
+  return router;
+}

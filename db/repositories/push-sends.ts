@@ -1,0 +1,197 @@
+// push_sends and the push_notifications rows of a send: the API writes both in one
+// transaction (createSend), the send workflow's activities page through them by
+// `position` and record each device's outcome (pageToSend, recordOutcomes, finishSend).
+// SQL through the query API: unnest inserts and updates of up to 1,000 rows in one
+// statement, and the page joins the device's current token and state.
+import { randomUUID } from 'node:crypto';
+import { sql, type Executor } from '../db';
+
+export interface NewSend {
+  appId: string;
+  campaignId?: string | null;
+  title: string;
+  body: string;
+  deepLink: string | null;
+  imageUrl?: string | null;
+  customData: Record<string, unknown>;
+}
+
+/** The app's devices among `deviceIds` that may be sent to: known to the app and active. */
+export async function sendableDevices(executor: Executor, appId: string, deviceIds: string[]): Promise<Map<string, 'Android' | 'iOS'>> {
+  if (!deviceIds.length) return new Map();
+  const { rows } = await sql<{ id: string; platform: 'Android' | 'iOS' }>(
+    executor,
+    `SELECT id, platform FROM push_devices WHERE app_id = $1 AND id = ANY($2::uuid[]) AND is_active`,
+    [appId, deviceIds],
+  );
+  return new Map(rows.map((r) => [r.id, r.platform]));
+}
+
+/**
+ * The send and one `queued` notification per device, position = index in `devices`; the
+ * ids answered are the notificationIds in that order. Runs inside the caller's transaction.
+ */
+export async function createSend(
+  executor: Executor,
+  send: NewSend,
+  devices: { id: string; platform: 'Android' | 'iOS' }[],
+): Promise<{ sendId: string; notificationIds: string[] }> {
+  const sendId = randomUUID();
+  const notificationIds = devices.map(() => randomUUID());
+  await sql(
+    executor,
+    `INSERT INTO push_sends (id, app_id, campaign_id, title, body, deep_link, image_url, custom_data)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb)`,
+    [sendId, send.appId, send.campaignId ?? null, send.title, send.body, send.deepLink, send.imageUrl ?? null, JSON.stringify(send.customData)],
+  );
+  await sql(
+    executor,
+    `INSERT INTO push_notifications (id, send_id, app_id, device_id, position, platform)
+     SELECT n.id, $1, $2, n.device_id, n.position - 1, n.platform
+       FROM unnest($3::uuid[], $4::uuid[], $5::text[]) WITH ORDINALITY AS n(id, device_id, platform, position)`,
+    [sendId, send.appId, notificationIds, devices.map((d) => d.id), devices.map((d) => d.platform)],
+  );
+  return { sendId, notificationIds };
+}
+
+/** Removes a send that never got its workflow (Temporal was unreachable): nothing half-done stays. */
+export async function deleteUnstartedSend(executor: Executor, sendId: string): Promise<void> {
+  await sql(executor, `DELETE FROM push_sends WHERE id = $1 AND status = 'queued'`, [sendId]);
+}
+
+export interface SendMessage {
+  id: string;
+  appId: string;
+  campaignId: string | null;
+  title: string;
+  body: string;
+  deepLink: string | null;
+  imageUrl: string | null;
+  customData: Record<string, unknown>;
+}
+
+/** The send's message, and it moves to `sending` (the first page's call). Null: no such send. */
+export async function startSending(executor: Executor, sendId: string): Promise<SendMessage | null> {
+  const { rows } = await sql<SendMessage>(
+    executor,
+    `UPDATE push_sends SET status = CASE WHEN status = 'queued' THEN 'sending' ELSE status END
+      WHERE id = $1
+      RETURNING id, app_id AS "appId", campaign_id AS "campaignId", title, body, deep_link AS "deepLink",
+                image_url AS "imageUrl", custom_data AS "customData"`,
+    [sendId],
+  );
+  return rows[0] ?? null;
+}
+
+export interface PageRow {
+  notificationId: string;
+  position: number;
+  status: 'queued' | 'sent' | 'failed';
+  platform: 'Android' | 'iOS';
+  deviceId: string | null;
+  /** null when the device was deleted since the send was queued */
+  token: string | null;
+  deviceActive: boolean | null;
+}
+
+/**
+ * One page of a send: its rows after `afterPosition`, in position order, with each
+ * device's token now; `more` when rows follow the page.
+ */
+export async function pageToSend(executor: Executor, sendId: string, afterPosition: number, limit: number): Promise<{ rows: PageRow[]; more: boolean }> {
+  const { rows } = await sql<PageRow>(
+    executor,
+    `SELECT n.id AS "notificationId", n.position, n.status, n.platform, n.device_id AS "deviceId",
+            d.device_token AS token, d.is_active AS "deviceActive"
+       FROM push_notifications n LEFT JOIN push_devices d ON d.id = n.device_id
+      WHERE n.send_id = $1 AND n.position > $2
+      ORDER BY n.position LIMIT $3`,
+    [sendId, afterPosition, limit + 1],
+  );
+  return { rows: rows.slice(0, limit), more: rows.length > limit };
+}
+
+export interface Outcome {
+  notificationId: string;
+  ok: boolean;
+  error?: string;
+  /** the device's token is dead: the device becomes inactive */
+  deadDeviceId?: string | null;
+}
+
+/**
+ * Records outcomes of rows still `queued` (a repeat never rewrites a recorded one) and
+ * deactivates dead tokens' devices, in one transaction. Answers how many rows it moved.
+ */
+export async function recordOutcomes(executor: Executor, outcomes: Outcome[]): Promise<{ sent: number; failed: number }> {
+  if (!outcomes.length) return { sent: 0, failed: 0 };
+  const { rows } = await sql<{ status: string; n: string }>(
+    executor,
+    `WITH o AS (
+       SELECT * FROM unnest($1::uuid[], $2::boolean[], $3::text[]) AS o(id, ok, error)
+     ), moved AS (
+       UPDATE push_notifications n
+          SET status = CASE WHEN o.ok THEN 'sent' ELSE 'failed' END,
+              sent_at = CASE WHEN o.ok THEN now() END,
+              failed_at = CASE WHEN o.ok THEN NULL ELSE now() END,
+              error = o.error
+         FROM o WHERE n.id = o.id AND n.status = 'queued'
+       RETURNING n.status
+     ), dead AS (
+       UPDATE push_devices SET is_active = false, updated_at = now()
+        WHERE id = ANY($4::uuid[]) AND is_active
+       RETURNING id
+     )
+     SELECT status, count(*) AS n FROM moved GROUP BY status`,
+    [
+      outcomes.map((o) => o.notificationId),
+      outcomes.map((o) => o.ok),
+      outcomes.map((o) => (o.ok ? null : (o.error ?? 'failed').slice(0, 500))),
+      outcomes.flatMap((o) => (o.deadDeviceId ? [o.deadDeviceId] : [])),
+    ],
+  );
+  const count = (s: string) => Number(rows.find((r) => r.status === s)?.n ?? 0);
+  return { sent: count('sent'), failed: count('failed') };
+}
+
+export async function finishSend(executor: Executor, sendId: string): Promise<void> {
+  await sql(executor, `UPDATE push_sends SET status = 'done', finished_at = COALESCE(finished_at, now()) WHERE id = $1`, [sendId]);
+}
+
+/** Sends still `queued` after `olderThanSeconds`: committed, but their workflow may never have started. */
+export async function unstartedSends(executor: Executor, olderThanSeconds: number, limit: number): Promise<string[]> {
+  const { rows } = await sql<{ id: string }>(
+    executor,
+    `SELECT id FROM push_sends WHERE status = 'queued' AND created_at < now() - make_interval(secs => $1)
+      ORDER BY created_at LIMIT $2`,
+    [olderThanSeconds, limit],
+  );
+  return rows.map((r) => r.id);
+}
+
+/** The page's rows by recorded state (positions first..last of one send). */
+export async function pageCounts(executor: Executor, sendId: string, first: number, last: number): Promise<{ sent: number; failed: number }> {
+  const { rows } = await sql<{ sent: string; failed: string }>(
+    executor,
+    `SELECT count(*) FILTER (WHERE status = 'sent') AS sent, count(*) FILTER (WHERE status = 'failed') AS failed
+       FROM push_notifications WHERE send_id = $1 AND position BETWEEN $2 AND $3`,
+    [sendId, first, last],
+  );
+  return { sent: Number(rows[0].sent), failed: Number(rows[0].failed) };
+}
+
+export interface SealedCredentials {
+  id: string;
+  fcmCredentials: string | null;
+  apnsCredentials: string | null;
+}
+
+/** An app's sealed push credentials, for the worker that opens its transports. */
+export async function sealedCredentials(executor: Executor, appId: string): Promise<SealedCredentials | null> {
+  const { rows } = await sql<SealedCredentials>(
+    executor,
+    `SELECT id, fcm_credentials AS "fcmCredentials", apns_credentials AS "apnsCredentials" FROM push_apps WHERE id = $1`,
+    [appId],
+  );
+  return rows[0] ?? null;
+}

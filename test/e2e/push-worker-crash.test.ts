@@ -1,0 +1,103 @@
+// kill -9 of the push worker in the middle of a send: after a restart every device got
+// its push, none twice beyond the page that was in flight, and every repeat carries the
+// same notificationId (contracts.md, "Push delivery").
+//
+// Isolation as in the webhook crash tests (test/support/crash-harness.ts): the send's rows
+// are written the way POST /notifications/send writes them, and its workflow is started
+// with the API's workflow id on a task queue of this test, polled only by the worker
+// process the test starts, kills and starts again. That worker pushes to a sink of this
+// test (in this process), so the test sees each push the moment the sink accepts it.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { WorkflowIdReusePolicy } from '@temporalio/common';
+import { createSend } from '../../db/repositories/push-sends';
+import { loadConfig } from '../../lib/config';
+import { demoCredentials } from '../../lib/push/demo-credentials';
+import { startPushSink, type PushSink } from '../../scripts/push-sink';
+import { PUSH_SEND_WORKFLOW_TYPE, pushSendWorkflowId, type PushSendTotals } from '../../workflows/push-send/contract';
+import { PUSH_PAGE_SIZE } from '../../workflows/push-send/push-send.logic';
+import type { TestApi } from '../support/api';
+import { startPushApi } from '../support/push';
+import { waitUntil } from '../support/crash-harness';
+import { byToken, insertDevices, pushTenant, sinkRecords, statusCounts } from '../support/push-send';
+import { startPushWorker, type WorkerProcess } from '../support/worker-process';
+
+const DEVICES = 3000; // six pages
+
+let api: TestApi;
+let connection: Connection;
+let client: Client;
+let sink: PushSink;
+let sinkDir: string;
+const workers: WorkerProcess[] = [];
+
+beforeAll(async () => {
+  api = await startPushApi();
+  const config = loadConfig();
+  connection = await Connection.connect({ address: config.temporalAddress });
+  client = new Client({ connection, namespace: config.temporalNamespace });
+  sinkDir = mkdtempSync(join(tmpdir(), 'push-crash-sink-'));
+  sink = await startPushSink({ dir: sinkDir, host: '127.0.0.1', trust: [demoCredentials()] });
+});
+afterAll(async () => {
+  await Promise.all(workers.map((w) => w.stop()));
+  await sink?.close();
+  await connection?.close();
+  await api?.stop();
+  if (sinkDir) rmSync(sinkDir, { recursive: true, force: true });
+});
+
+describe('push worker kill -9 mid-send', () => {
+  it('every device gets its push; repeats only within the in-flight page, with the same notificationId', async () => {
+    const tenant = await pushTenant(api);
+    const devices = await insertDevices(api.deps.db, tenant.appId, DEVICES);
+    const { sendId, notificationIds } = await api.deps.db.transaction((m) =>
+      createSend(m, { appId: tenant.appId, title: 'Crash', body: 'test', deepLink: null, customData: {} }, devices),
+    );
+    const queue = `push-crash-${process.pid}-${Date.now().toString(36)}`;
+    const env = { FCM_ENDPOINT: sink.url, APNS_ENDPOINT: sink.url };
+    const first = await startPushWorker(queue, { env });
+    workers.push(first);
+    const handle = await client.workflow.start(PUSH_SEND_WORKFLOW_TYPE, {
+      taskQueue: queue,
+      workflowId: pushSendWorkflowId(sendId),
+      args: [{ sendId }],
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+    });
+    try {
+      // kill once the second page is on its way (a page is one sendEach of 500)
+      await waitUntil(() => sink.counts.fcm > PUSH_PAGE_SIZE + 50, { timeoutMs: 60_000, everyMs: 1, why: () => `sink has ${sink.counts.fcm}:\n${first.output()}` });
+      first.kill9();
+      assert.equal((await first.exited).signal, 'SIGKILL');
+      const atKill = sink.counts.fcm;
+      assert.ok(atKill < DEVICES, `the send was still under way at the kill (${atKill} pushed)`);
+      assert.equal((await handle.describe()).status.name, 'RUNNING');
+
+      const second = await startPushWorker(queue, { env });
+      workers.push(second);
+      const totals = (await handle.result()) as PushSendTotals;
+      assert.equal(totals.sent, DEVICES);
+      assert.equal(totals.failed, 0);
+      assert.deepEqual(await statusCounts(api.deps.db, sendId), { sent: DEVICES });
+
+      const received = byToken(sinkRecords(sinkDir), devices.map((d) => d.token));
+      const repeatedPositions: number[] = [];
+      devices.forEach((d, position) => {
+        const got = received.get(d.token)!;
+        assert.ok(got.length >= 1, `${d.token} (position ${position}) was skipped`);
+        for (const r of got) assert.equal(r.data.notificationId, notificationIds[position], 'every repeat carries the same notificationId');
+        if (got.length > 1) repeatedPositions.push(position);
+        assert.ok(got.length <= 2, `${d.token} received ${got.length} pushes`);
+      });
+      // a repeat happens only within the one page that was in flight at the kill
+      const pages = new Set(repeatedPositions.map((p) => Math.floor(p / PUSH_PAGE_SIZE)));
+      assert.ok(pages.size <= 1, `repeats in pages ${[...pages].join(', ')}`);
+      console.log(`push kill -9: ${atKill} pushes before the kill, ${repeatedPositions.length} devices pushed twice (in-flight page), 0 skipped`);
+    } finally {
+      await handle.terminate('push crash test cleanup').catch(() => undefined);
+    }
+  }, 240_000);
+});

@@ -1,0 +1,107 @@
+// Shared set-up of the push sending tests: an account with an app that has the local
+// sink's FCM and APNs credentials and an API key (all over HTTP, as a client does it),
+// devices written straight to the table (a thousand registrations would only measure
+// the register endpoint), and the sink's records.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Client } from '@temporalio/client';
+import type { Db } from '../../db/db';
+import { demoCredentials } from '../../lib/push/demo-credentials';
+import { pushSendWorkflowId, type PushSendTotals } from '../../workflows/push-send/contract';
+import type { TestApi } from './api';
+import { createApp, createKey, registerAccount } from './push';
+
+export interface PushTenant {
+  token: string;
+  appId: string;
+  apiKey: string;
+}
+
+/** A new account, one app with the demo credentials the sink trusts, and an API key of it. */
+export async function pushTenant(api: TestApi, o: { credentials?: boolean } = {}): Promise<PushTenant> {
+  const { accessToken: token } = await registerAccount(api);
+  const app = await createApp(api, token, { bundleId: demoCredentials().apns.bundleId });
+  if (o.credentials !== false) {
+    const creds = demoCredentials();
+    const fcm = await api.request('PUT', `/api/v1/apps/${app.id}/fcm-config`, { token, body: { serviceAccountJson: creds.serviceAccountJson } });
+    assert.ok(fcm.status < 300, JSON.stringify(fcm.body));
+    const apns = await api.request('PUT', `/api/v1/apps/${app.id}/apns-config`, { token, body: creds.apns });
+    assert.ok(apns.status < 300, JSON.stringify(apns.body));
+  }
+  const key = await createKey(api, token, app.id);
+  return { token, appId: app.id, apiKey: key.key };
+}
+
+export interface TestDevice {
+  id: string;
+  token: string;
+  platform: 'Android' | 'iOS';
+}
+
+/** `count` active devices of the app, tokens `<prefix>-<n>` (prefix `unregistered-…`: dead on the sink). */
+export async function insertDevices(db: Db, appId: string, count: number, o: { prefix?: string; platform?: (n: number) => 'Android' | 'iOS' } = {}): Promise<TestDevice[]> {
+  const prefix = o.prefix ?? `tok-${randomUUID()}`;
+  const devices = Array.from({ length: count }, (_, n) => ({ id: randomUUID(), token: `${prefix}-${n}`, platform: o.platform?.(n) ?? 'Android' }));
+  await db.query(
+    `INSERT INTO push_devices (id, app_id, device_token, platform, user_id)
+     SELECT d.id, $1, d.token, d.platform, 'user-' || d.n
+       FROM unnest($2::uuid[], $3::text[], $4::text[]) WITH ORDINALITY AS d(id, token, platform, n)`,
+    [appId, devices.map((d) => d.id), devices.map((d) => d.token), devices.map((d) => d.platform)],
+  );
+  return devices;
+}
+
+export interface SinkRecord {
+  token: string;
+  title: string;
+  body: string;
+  data: Record<string, string>;
+  receivedAt: string;
+}
+
+/** Every push the sink writing to `dir` accepted (fcm.jsonl and apns.jsonl). */
+export function sinkRecords(dir: string): SinkRecord[] {
+  const out: SinkRecord[] = [];
+  for (const file of ['fcm.jsonl', 'apns.jsonl']) {
+    const path = join(dir, file);
+    if (!existsSync(path)) continue;
+    for (const line of readFileSync(path, 'utf8').split('\n')) if (line.trim()) out.push(JSON.parse(line));
+  }
+  return out;
+}
+
+/** The records of the given tokens, grouped by token. */
+export function byToken(records: SinkRecord[], tokens: Iterable<string>): Map<string, SinkRecord[]> {
+  const mine = new Map<string, SinkRecord[]>([...tokens].map((t) => [t, []]));
+  for (const r of records) mine.get(r.token)?.push(r);
+  return mine;
+}
+
+/** The send a notification belongs to. */
+export async function sendOf(db: Db, notificationId: string): Promise<string> {
+  const { rows } = await db.query(`SELECT send_id FROM push_notifications WHERE id = $1`, [notificationId]);
+  assert.ok(rows[0], `no notification ${notificationId}`);
+  return rows[0].send_id;
+}
+
+/** Waits for the send's workflow to end and answers its totals. */
+export async function sendResult(client: Client, sendId: string, timeoutMs = 120_000): Promise<PushSendTotals> {
+  const handle = client.workflow.getHandle(pushSendWorkflowId(sendId));
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      handle.result() as Promise<PushSendTotals>,
+      new Promise<never>((_, rej) => (timer = setTimeout(() => rej(new Error(`send ${sendId} not done after ${timeoutMs} ms`)), timeoutMs))),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The notification rows of a send by status. */
+export async function statusCounts(db: Db, sendId: string): Promise<Record<string, number>> {
+  const { rows } = await db.query(`SELECT status, count(*)::int AS n FROM push_notifications WHERE send_id = $1 GROUP BY status`, [sendId]);
+  return Object.fromEntries(rows.map((r: { status: string; n: number }) => [r.status, r.n]));
+}

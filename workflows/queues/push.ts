@@ -1,0 +1,3 @@
+// The workflows of the `push` task queue, and only them: its workers bundle this file
+// (workers/queue-push.ts).
+export { pushSendWorkflow } from '../push-send/push-send.workflow';
