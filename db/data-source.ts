@@ -9,6 +9,7 @@ import { WebhookBatches1732160000005 } from './migrations/1732160000005-WebhookB
 import { TypeormMetadata1732160000006 } from './migrations/1732160000006-TypeormMetadata';
 import { Push1732160000020 } from './migrations/1732160000020-Push';
 import { ENTITIES } from './entities';
+import { EventsRetention1732160000070 } from './migrations/1732160000070-EventsRetention';
 
 // Schema changes only ever come from the hand-written migrations listed here;
 // `synchronize` stays off so TypeORM never alters a table by itself.
@@ -18,6 +19,7 @@ export const MIGRATIONS = [
   WebhookBatches1732160000005,
   TypeormMetadata1732160000006,
   Push1732160000020,
+  EventsRetention1732160000070,
 ];
 
 export function createDataSource(url: string, poolSize = 20): DataSource {

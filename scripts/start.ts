@@ -11,7 +11,7 @@ import { loadEnvFile } from './env-file';
 import { connect } from 'node:net';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { TASK_QUEUES } from '../workers/queues';
+import { TASK_QUEUES } from '../workers/registry';
 import { createPrefixedOutput } from './prefixed-output';
 
 const ROOT = resolve(__dirname, '..');

@@ -34,9 +34,9 @@ if [ -z "$sink_port" ]; then
 fi
 export SMTP_URL="smtp://127.0.0.1:$sink_port"
 
-# the queue names, read from workers/queues.ts (`export const TASK_QUEUES = ['a', 'b'] as const;`)
-queues="$(sed -n "s/^export const TASK_QUEUES = \[\(.*\)\].*/\1/p" workers/queues.ts | tr -d "' " | tr ',' ' ')"
-[ -n "$queues" ] || { echo "[test] no TASK_QUEUES in workers/queues.ts" >&2; exit 1; }
+# the queue names, from the worker registry (workers/registry.ts) itself
+queues="$(node_modules/.bin/tsx workers/list-queues.ts)" || { echo "[test] workers/list-queues.ts failed" >&2; exit 1; }
+[ -n "$queues" ] || { echo "[test] the worker registry lists no queue" >&2; exit 1; }
 for queue in $queues; do
   log="$ROOT/.data/logs/worker-$queue-test.log"
   LOG_LEVEL=info node_modules/.bin/tsx workers/main.ts "$queue" >"$log" 2>&1 </dev/null &

@@ -1,10 +1,10 @@
-// `npm run worker -- <queue>`: one worker process for one task queue.
+// `npm run worker -- <queue>`: one worker process for one task queue of the registry.
 import { logger } from '../lib/logger';
-import { TASK_QUEUES, type TaskQueue } from './queues';
+import { isTaskQueue, TASK_QUEUES } from './registry';
 import { runQueueWorker } from './run-queue-worker';
 
-const queue = process.argv[2] as TaskQueue;
-if (!TASK_QUEUES.includes(queue)) {
+const queue = process.argv[2] ?? '';
+if (!isTaskQueue(queue)) {
   console.error(`usage: npm run worker -- <${TASK_QUEUES.join('|')}>`);
   process.exit(2);
 }

@@ -6,26 +6,20 @@ import { DefaultLogger, NativeConnection, Runtime, Worker, type WorkerOptions } 
 import { connectDb } from '../db/db';
 import { loadConfig } from '../lib/config';
 import { logger } from '../lib/logger';
-import { activitiesFor } from './activities';
-import type { TaskQueue } from './queues';
-import { ensureSchedules } from './schedules';
-import { createWebhookDispatcher, type Dispatcher } from './webhook-dispatcher';
+import { queueEntry, type TaskQueue } from './registry';
 
-/**
- * Worker capacity for every queue. Local activities get the most: webhook attempts run as
- * local activities, up to one per delivery of a batch at once, mostly waiting on receivers.
- */
+/** Worker capacity every queue starts from; a registry entry's `options` adjust it. */
 export const WORKER_TUNING = {
   maxConcurrentActivityTaskExecutions: 200,
   maxConcurrentWorkflowTaskExecutions: 200,
-  maxConcurrentLocalActivityExecutions: 400,
+  maxConcurrentLocalActivityExecutions: 200,
   maxCachedWorkflows: 2000,
 } satisfies Partial<WorkerOptions>;
 
 export interface RunOptions {
   /**
-   * Poll this task queue instead of `queue` (fault tests). The queue's side jobs, the
-   * schedules and the outbox dispatcher, run only on the real queue name.
+   * Poll this task queue instead of `queue` (fault tests). The queue's side jobs (the
+   * schedules, the outbox dispatcher) run only on the real queue name.
    */
   taskQueue?: string;
   /** extra Worker options (benchmark what-ifs) */
@@ -36,7 +30,8 @@ export interface RunOptions {
 
 /** Runs the `queue` worker until SIGINT/SIGTERM, then closes everything it opened. */
 export async function runQueueWorker(queue: TaskQueue, opts: RunOptions = {}): Promise<void> {
-  const taskQueue = opts.taskQueue ?? queue;
+  const entry = queueEntry(queue);
+  const taskQueue = opts.taskQueue ?? entry.name;
   // the SDK's own logs (bundling, state changes) only when something is wrong
   Runtime.install({ logger: new DefaultLogger((process.env.TEMPORAL_LOG_LEVEL as 'WARN') ?? 'WARN') });
   const config = loadConfig();
@@ -46,27 +41,21 @@ export async function runQueueWorker(queue: TaskQueue, opts: RunOptions = {}): P
     connection,
     namespace: config.temporalNamespace,
     taskQueue,
-    workflowsPath: require.resolve('../workflows'),
-    activities: activitiesFor(queue, { config, db }),
+    workflowsPath: entry.workflowsPath, // this queue's workflows only
+    activities: entry.activities({ config, db }),
     ...WORKER_TUNING,
+    ...entry.options,
     ...opts.options,
   });
   const clientConnection = await Connection.connect({ address: config.temporalAddress });
   const client = new Client({ connection: clientConnection, namespace: config.temporalNamespace });
-  const sideJobs = taskQueue === queue;
-  // the schedules whose workflows this queue runs exist once this worker is up
-  if (sideJobs && queue === 'ticketing') await ensureSchedules(client);
-  // the outbox dispatcher runs beside the workers that deliver what it starts
-  let dispatcher: Dispatcher | undefined;
-  if (sideJobs && queue === 'webhooks') {
-    dispatcher = createWebhookDispatcher({ db, client, logger });
-    await dispatcher.start();
-  }
+  const sideJobs = taskQueue === entry.name && entry.sideJobs;
+  const stopSideJobs = sideJobs ? await sideJobs({ config, db, client, logger }) : undefined;
   const running = worker.run(); // resolves after SIGINT/SIGTERM (the SDK installs the handlers)
   logger.info({ queue, taskQueue, options: opts.options }, 'worker started');
   opts.onPolling?.();
   await running;
-  await dispatcher?.stop();
+  await stopSideJobs?.();
   await clientConnection.close();
   await connection.close();
   await db.close();

@@ -5,13 +5,22 @@
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client, type ScheduleOptions } from '@temporalio/client';
 import {
   MAINTENANCE_TASK_QUEUE,
+  PURGE_EVENTS_SCHEDULE_ID,
+  PURGE_EVENTS_WORKFLOW_TYPE,
+  PURGE_IDEMPOTENCY_KEYS_SCHEDULE_ID,
+  PURGE_IDEMPOTENCY_KEYS_WORKFLOW_TYPE,
   PURGE_REVOKED_KEYS_SCHEDULE_ID,
   PURGE_REVOKED_KEYS_WORKFLOW_TYPE,
   PURGE_WEBHOOK_LOG_SCHEDULE_ID,
   PURGE_WEBHOOK_LOG_WORKFLOW_TYPE,
   type PurgeInput,
 } from '../workflows/maintenance/contract';
-import { REVOKED_KEY_RETENTION_DAYS, WEBHOOK_LOG_RETENTION_DAYS } from '../workflows/maintenance/purge.logic';
+import {
+  EVENT_RETENTION_DAYS,
+  IDEMPOTENCY_KEY_RETENTION_DAYS,
+  REVOKED_KEY_RETENTION_DAYS,
+  WEBHOOK_LOG_RETENTION_DAYS,
+} from '../workflows/maintenance/purge.logic';
 
 export interface EnsureSchedulesOptions {
   /** task queue of the maintenance workflows; default MAINTENANCE_TASK_QUEUE ('ticketing') */
@@ -22,6 +31,8 @@ export function scheduleDefinitions(opts: EnsureSchedulesOptions = {}): Schedule
   const taskQueue = opts.taskQueue ?? MAINTENANCE_TASK_QUEUE;
   const purgeInput: PurgeInput = { olderThanDays: REVOKED_KEY_RETENTION_DAYS };
   const logInput: PurgeInput = { olderThanDays: WEBHOOK_LOG_RETENTION_DAYS };
+  const eventsInput: PurgeInput = { olderThanDays: EVENT_RETENTION_DAYS };
+  const keysInput: PurgeInput = { olderThanDays: IDEMPOTENCY_KEY_RETENTION_DAYS };
   return [
     {
       scheduleId: PURGE_REVOKED_KEYS_SCHEDULE_ID,
@@ -51,6 +62,34 @@ export function scheduleDefinitions(opts: EnsureSchedulesOptions = {}): Schedule
         workflowId: 'maintenance/purge-webhook-log/run',
         taskQueue,
         args: [logInput],
+        workflowExecutionTimeout: '1 hour',
+      },
+      policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 hour' },
+    },
+    {
+      scheduleId: PURGE_EVENTS_SCHEDULE_ID,
+      // hourly at :37: an event goes at most an hour after its 7 days past dispatch
+      spec: { calendars: [{ hour: '*', minute: 37, comment: 'hourly dispatched outbox event purge' }] },
+      action: {
+        type: 'startWorkflow',
+        workflowType: PURGE_EVENTS_WORKFLOW_TYPE,
+        workflowId: 'maintenance/purge-events/run',
+        taskQueue,
+        args: [eventsInput],
+        workflowExecutionTimeout: '1 hour',
+      },
+      policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 hour' },
+    },
+    {
+      scheduleId: PURGE_IDEMPOTENCY_KEYS_SCHEDULE_ID,
+      // hourly at :07: a key (and a stored one-time secret) lives 24 h, at most 25 h
+      spec: { calendars: [{ hour: '*', minute: 7, comment: 'hourly idempotency key purge' }] },
+      action: {
+        type: 'startWorkflow',
+        workflowType: PURGE_IDEMPOTENCY_KEYS_WORKFLOW_TYPE,
+        workflowId: 'maintenance/purge-idempotency-keys/run',
+        taskQueue,
+        args: [keysInput],
         workflowExecutionTimeout: '1 hour',
       },
       policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 hour' },

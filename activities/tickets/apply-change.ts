@@ -2,27 +2,32 @@ import type { Db, Queryable } from '../../db/db';
 import { insertMessage } from '../../db/repositories/messages';
 import { appendAudit } from '../../db/repositories/ticket-audit';
 import { deleteTicket, findTicket, listMessages, lockTicketVersion, updateTicketColumns } from '../../db/repositories/tickets';
-import type { ApplyChangeRequest, LifecycleChange } from '../../workflows/ticket/activities.contract';
-import type { ChangeResult, TicketRecord } from '../../workflows/ticket/contract';
+import type { AppliedChange, ApplyChangeRequest, LifecycleChange } from '../../workflows/ticket/activities.contract';
+import type { MessageRecord, TicketFacts, TicketRecord } from '../../workflows/ticket/contract';
 import { PRIORITY_RANK, statusAfterAssign, statusAfterMessage } from '../../workflows/ticket/ticket.logic';
 import { Failures } from '../failures';
 import { recordEvent, ticketEventData, type EventType } from './events';
 
 type Sets = Record<string, unknown>;
 
+/** The facts the workflow keeps of a row: small, because the result goes into its history. */
+export function factsOf(t: TicketRecord): TicketFacts {
+  return { status: t.status, priority: t.priority, assigneeId: t.assigneeId, resolvedAt: t.resolvedAt, firstResponseAt: t.firstResponseAt };
+}
+
 /**
  * Applies one lifecycle step to the stored ticket. Steps are numbered by the workflow;
  * the row's `version` says which step was applied last, so a retried activity returns
  * the stored result instead of applying the step twice.
  */
-export async function applyTicketChange(db: Db, req: ApplyChangeRequest): Promise<ChangeResult | null> {
+export async function applyTicketChange(db: Db, req: ApplyChangeRequest): Promise<AppliedChange | null> {
   return db.tx(async (c) => {
     const version = await lockTicketVersion(c, req.ticketId);
     if (version === null) {
       if (req.change.kind === 'delete') return null;
       throw Failures.ticketNotFound(req.ticketId);
     }
-    if (version >= req.version) return replay(c, req);
+    if (version >= req.version) return { version, facts: factsOf((await findTicket(c, req.ticketId))!) };
     if (version !== req.version - 1) throw Failures.versionConflict(req.ticketId, req.version, version);
 
     const before = (await findTicket(c, req.ticketId))!;
@@ -47,7 +52,7 @@ export async function applyTicketChange(db: Db, req: ApplyChangeRequest): Promis
         at: req.at,
       });
     }
-    const result = await replay(c, req);
+    const result = await stored(c, req);
     for (const [i, type] of events.entries()) {
       const data =
         type === 'message.created'
@@ -64,11 +69,12 @@ export async function applyTicketChange(db: Db, req: ApplyChangeRequest): Promis
         dedupeKey: `${req.ticketId}:${req.version}:${i}`,
       });
     }
-    return result;
+    return { version: req.version, facts: factsOf(result.ticket) };
   });
 }
 
-async function replay(c: Queryable, req: ApplyChangeRequest): Promise<ChangeResult> {
+/** The row (and the new message) as this step left them, for the events it records. */
+async function stored(c: Queryable, req: ApplyChangeRequest): Promise<{ ticket: TicketRecord; message?: MessageRecord }> {
   const ticket = (await findTicket(c, req.ticketId))!;
   if (req.change.kind !== 'message') return { ticket };
   const id = req.change.messageId;

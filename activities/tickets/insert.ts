@@ -6,7 +6,7 @@ import { findTicket, insertTicketRow } from '../../db/repositories/tickets';
 import { findWorkspaceSettings } from '../../db/repositories/workspaces';
 import { MONTHLY_TICKET_QUOTA, usageMonth } from '../../lib/ticket-quota';
 import { resolveSettings, type WorkspaceSettings } from '../../lib/workspace-settings';
-import type { CreateTicketInput, TicketRecord } from '../../workflows/ticket/contract';
+import type { CreateTicketInput } from '../../workflows/ticket/contract';
 import { PRIORITY_RANK } from '../../workflows/ticket/ticket.logic';
 import { Failures } from '../failures';
 import { recordEvent, ticketEventData } from './events';
@@ -16,13 +16,13 @@ import { recordEvent, ticketEventData } from './events';
  * organization's monthly usage, in one transaction. Idempotent by ticket id: a retry
  * after a lost reply returns the row that the first attempt wrote.
  */
-export async function insertTicket(db: Db, input: CreateTicketInput): Promise<{ ticket: TicketRecord; settings: WorkspaceSettings }> {
+export async function insertTicket(db: Db, input: CreateTicketInput): Promise<{ version: number; settings: WorkspaceSettings }> {
   return db.tx(async (c) => {
     const stored = await findWorkspaceSettings(c, input.workspaceId);
     if (!stored) throw Failures.workspaceNotFound(input.workspaceId);
     const settings = resolveSettings(stored);
     const existing = await findTicket(c, input.ticketId);
-    if (existing) return { ticket: existing, settings }; // a retry after a lost reply
+    if (existing) return { version: 1, settings }; // a retry after a lost reply
 
     // One row lock on the player, taken once: it moves lastSeenAt, refuses an erased
     // player, and holds off an erasure until this ticket is stored (and anonymised with
@@ -59,6 +59,7 @@ export async function insertTicket(db: Db, input: CreateTicketInput): Promise<{ 
     if (!(await countTicketWithinQuota(c, input.organizationId, usageMonth(input.createdAt), Number.isFinite(limit) ? limit : null))) {
       throw Failures.ticketQuotaExceeded(limit);
     }
-    return { ticket, settings };
+    // small: the result goes into the workflow history (the API reads the row)
+    return { version: 1, settings };
   });
 }

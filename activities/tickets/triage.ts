@@ -1,5 +1,5 @@
 import type { Db } from '../../db/db';
-import { recordTriage, ticketPlayerName } from '../../db/repositories/tickets';
+import { recordTriage, ticketForTriage } from '../../db/repositories/tickets';
 
 export interface Triager {
   triage(input: { title: string; body: string; category?: string | null; playerName?: string | null }): Promise<{
@@ -17,11 +17,12 @@ export interface Triager {
 export async function triageTicket(
   db: Db,
   triager: Triager,
-  input: { ticketId: string; title: string; body: string; category: string | null },
+  input: { ticketId: string },
 ): Promise<void> {
-  const ticket = await ticketPlayerName(db, input.ticketId);
+  // the text comes from the row, not the workflow: its history carries the body once
+  const ticket = await ticketForTriage(db, input.ticketId);
   if (!ticket) return; // deleted before triage ran
-  const result = await triager.triage({ title: input.title, body: input.body, category: input.category, playerName: ticket.name });
+  const result = await triager.triage({ title: ticket.title, body: ticket.body, category: ticket.category, playerName: ticket.name });
   await recordTriage(db, input.ticketId, {
     category: result.category,
     confidence: Math.round(result.confidence * 1000) / 1000,

@@ -33,8 +33,12 @@ const MONEY_PATTERN = new RegExp(
 const ERROR_CODE_PATTERN = /\b0x[0-9a-f]{4,}\b|\b[a-z]{1,3}-\d{3,}(?:-\d+)?\b|\berror\s+(?:code\s+)?\d{3,}\b/g;
 const LINK_PATTERN = /\bhttps?:\/\/\S+|\bwww\.\S+|\b[a-z0-9-]+\.(?:com|net|org|shop|co|io)\b/g;
 
+// No word worth stemming is longer; the Porter stemmer is quadratic in word length (a
+// 100 k-character "word" in a ticket body took about a minute and blocked the worker).
+const MAX_STEMMED_LENGTH = 40;
+
 function stem(word: string): string {
-  return word.startsWith('zz') ? word : PorterStemmer.stem(word);
+  return word.startsWith('zz') || word.length > MAX_STEMMED_LENGTH ? word : PorterStemmer.stem(word);
 }
 
 const STEMMED_CUES = TRIAGE_CATEGORIES.map((category) => ({

@@ -12,6 +12,8 @@ import { Column, Entity, Index, PrimaryColumn, Unique } from 'typeorm';
 // partial indexes of the dispatcher's claim; TypeORM keeps `where` only when it creates them
 @Index('events_undispatched', ['occurredAt', 'id'], { where: 'dispatched_at IS NULL' })
 @Index('events_undispatched_batch', ['batchId'], { where: 'dispatched_at IS NULL' })
+// the retention purge finds events dispatched more than 7 days ago (workflows/maintenance)
+@Index('events_dispatched', ['dispatchedAt'], { where: 'dispatched_at IS NOT NULL' })
 export class Event {
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'events_pkey' })
   id!: string;

@@ -98,9 +98,17 @@ export async function updateTicketColumns(executor: Executor, id: string, column
 }
 
 /** For triage: whether the ticket still exists, and its player's display name. */
-export async function ticketPlayerName(executor: Executor, id: string): Promise<{ name: string | null } | null> {
-  const row = await managerOf(executor).findOne(Ticket, { select: { id: true, player: { displayName: true } }, where: { id }, relations: { player: true } });
-  return row ? { name: row.player?.displayName ?? null } : null;
+/** What triage reads: the ticket's text and its player's name (the workflow passes only the id). */
+export async function ticketForTriage(
+  executor: Executor,
+  id: string,
+): Promise<{ title: string; body: string; category: string | null; name: string | null } | null> {
+  const row = await managerOf(executor).findOne(Ticket, {
+    select: { id: true, title: true, body: true, category: true, player: { displayName: true } },
+    where: { id },
+    relations: { player: true },
+  });
+  return row ? { title: row.title, body: row.body, category: row.category ?? null, name: row.player?.displayName ?? null } : null;
 }
 
 /** The four read-only AI fields; a ticket without a category takes the suggested one. */
@@ -140,4 +148,10 @@ export async function resolutionMailFacts(executor: Executor, id: string) {
     email: row.player?.email ?? null,
     displayName: row.player?.displayName ?? null,
   };
+}
+
+/** One message by id (the API answers a new message with it once the workflow has stored it). */
+export async function findMessage(db: Queryable, id: string): Promise<MessageRecord | null> {
+  const { rows } = await db.query(`SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.id = $1`, [id]);
+  return rows[0] ? toMessageRecord(rows[0]) : null;
 }

@@ -1,24 +1,46 @@
-// Records the workflow histories that ticket-replay.test.ts replays (a ticket's whole
-// lifecycle; a webhook batch of two deliveries, one of them retrying). Run after a
-// deliberate, versioned workflow change (never to silence a determinism failure):
-//   set -a; . .data/env; set +a; DATABASE_URL=$TEST_DATABASE_URL npx tsx test/workflows/record-histories.ts [ticket] [webhook]
-// (no argument: both)
+// Records the workflow histories that replay.test.ts replays, one or more per workflow
+// type (a ticket's whole lifecycle; the deletion of a closed ticket; each retention
+// purge over several batches; a webhook batch of two deliveries, one of them retrying; a
+// manual delivery). Run after a deliberate workflow change that old histories cannot
+// replay (never to silence a determinism failure: read docs/workflows.md first):
+//   set -a; . .data/env; set +a; DATABASE_URL=$TEST_DATABASE_URL npx tsx test/workflows/record-histories.ts [ticket] [ended-ticket] [purges] [webhook] [webhook-delivery]
+// (no argument: all). Keep the histories of code still running somewhere: rename
+// them (e.g. ticket-lifecycle-2026-11-full-records.json) instead of overwriting.
 import { writeFileSync } from 'node:fs';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { join } from 'node:path';
 import { connectDb } from '../../db/db';
 import { loadConfig } from '../../lib/config';
 import { newId } from '../../lib/ids';
-import { assignUpdate, createdUpdate, messageUpdate, patchUpdate, resolveUpdate, ticketWorkflowId } from '../../workflows/ticket/contract';
+import { WithStartWorkflowOperation } from '@temporalio/client';
+import { createMaintenanceActivities } from '../../activities/maintenance';
+import {
+  purgeEventsWorkflow,
+  purgeIdempotencyKeysWorkflow,
+  purgeRevokedKeysWorkflow,
+  purgeWebhookLogWorkflow,
+} from '../../workflows/maintenance';
+import {
+  assignUpdate,
+  createdUpdate,
+  deleteUpdate,
+  messageUpdate,
+  patchUpdate,
+  resolveUpdate,
+  ticketWorkflowId,
+  type EndedTicketInput,
+} from '../../workflows/ticket/contract';
+import { endedTicketWorkflow } from '../../workflows/ticket/ended-ticket.workflow';
+import { revokeKeyDaysAgo } from '../support/auth-factories';
 import { ticketWorkflow } from '../../workflows/ticket/ticket.workflow';
-import { createAgent, createPlayer, createTenant } from '../support/factories';
+import { createAgent, createApiKey, createOrganization, createPlayer, createTenant } from '../support/factories';
 import { ticketWorker, timeSkippingEnv, workflowBundle } from '../support/temporal';
 import { randomBytes } from 'node:crypto';
 import { Worker } from '@temporalio/worker';
 import { createWebhookActivities } from '../../activities/webhooks/deliver';
 import { createSafeHttpAgent, createSafeHttpsAgent } from '../../activities/webhooks/safe-agent';
-import { webhookBatchWorkflowId } from '../../workflows/webhook-delivery/contract';
-import { webhookBatchWorkflow } from '../../workflows/webhook-delivery/delivery.workflow';
+import { webhookBatchWorkflowId, webhookDeliveryWorkflowId } from '../../workflows/webhook-delivery/contract';
+import { webhookBatchWorkflow, webhookDeliveryWorkflow } from '../../workflows/webhook-delivery/delivery.workflow';
 import { createDelivery, startReceiver } from '../support/webhooks';
 
 type Env = Awaited<ReturnType<typeof timeSkippingEnv>>;
@@ -29,7 +51,10 @@ async function main() {
   const db = await connectDb(loadConfig().databaseUrl, 2);
   const env = await timeSkippingEnv();
   if (!which.length || which.includes('ticket')) await recordTicket(env, db);
+  if (!which.length || which.includes('ended-ticket')) await recordEndedTicket(env, db);
+  if (!which.length || which.includes('purges')) await recordPurges(env, db);
   if (!which.length || which.includes('webhook')) await recordWebhookEvent(env, db, (await createTenant(db)).workspace.id);
+  if (!which.length || which.includes('webhook-delivery')) await recordWebhookDelivery(env, db, (await createTenant(db)).workspace.id);
   await env.teardown();
   await db.close();
 }
@@ -82,6 +107,100 @@ async function recordTicket(env: Env, db: DbHandle) {
   console.log(`recorded ${history.events?.length} ticket events`);
 }
 
+/** A closed ticket, its lifecycle run ended, deleted through update-with-start of an ended-ticket run. */
+async function recordEndedTicket(env: Env, db: DbHandle) {
+  const taskQueue = 'record-ended-ticket';
+  const worker = await ticketWorker({ connection: env.nativeConnection, taskQueue, db });
+  const history = await worker.runUntil(async () => {
+    const { org, workspace } = await createTenant(db);
+    const player = await createPlayer(db, workspace.id);
+    const ticketId = newId('tkt');
+    const actor = { keyId: 'key_recorder' };
+    const lifecycle = await env.client.workflow.start(ticketWorkflow, {
+      taskQueue,
+      workflowId: ticketWorkflowId(ticketId),
+      args: [
+        {
+          ticketId,
+          workspaceId: workspace.id,
+          organizationId: org.id,
+          playerRef: player.id,
+          playerId: player.playerId,
+          title: 'Spam',
+          body: 'Buy gold cheap',
+          category: null,
+          priority: 'low',
+          source: 'api',
+          tags: [],
+          metadata: {},
+          createdAt: new Date(await env.currentTimeMs()).toISOString(),
+          searchAttributes: false,
+        },
+      ],
+    });
+    await lifecycle.executeUpdate(createdUpdate);
+    const closed = await lifecycle.executeUpdate(patchUpdate, { args: [{ status: 'closed' }, actor] });
+    await lifecycle.result();
+    const input: EndedTicketInput = { ticketId, status: 'closed', version: closed.version };
+    await env.client.workflow.executeUpdateWithStart(deleteUpdate, {
+      args: [actor],
+      startWorkflowOperation: new WithStartWorkflowOperation(endedTicketWorkflow, {
+        taskQueue,
+        workflowId: ticketWorkflowId(ticketId),
+        args: [input],
+        workflowIdConflictPolicy: 'USE_EXISTING',
+      }),
+    });
+    const ended = env.client.workflow.getHandle(ticketWorkflowId(ticketId));
+    await ended.result();
+    return ended.fetchHistory();
+  });
+  writeFileSync(join(__dirname, 'histories', 'ended-ticket-delete.json'), historyToJSON(history));
+  console.log(`recorded ${history.events?.length} ended-ticket events`);
+}
+
+/** Each retention purge over a small backlog in batches of one row: several activities, then a short batch. */
+async function recordPurges(env: Env, db: DbHandle) {
+  const taskQueue = 'record-purges';
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue,
+    workflowBundle: await workflowBundle(),
+    activities: createMaintenanceActivities({ db }),
+  });
+  const org = await createOrganization(db);
+  for (let i = 0; i < 2; i++) await revokeKeyDaysAgo(db, (await createApiKey(db, org)).id, 400);
+  const workspaceId = (await createTenant(db)).workspace.id;
+  for (let i = 0; i < 2; i++) {
+    const d = await createDelivery(db, randomBytes(32), workspaceId, 'https://hooks.example.com/x');
+    await db.query(`UPDATE webhook_deliveries SET created_at = now() - interval '8 days', status = 'failed' WHERE id = $1`, [d.deliveryId]);
+    await db.query(
+      `INSERT INTO events (id, workspace_id, type, subject_id, data, occurred_at, dedupe_key, claimed_at, dispatched_at, batch_id)
+       VALUES ($1, $2, 'player.created', 'kpl_x', '{}', now() - interval '8 days', $1, now() - interval '8 days', now() - interval '8 days', $1)`,
+      [newId('evt'), workspaceId],
+    );
+    await db.query(
+      `INSERT INTO idempotency_keys (api_key_id, key, request_hash, created_at) VALUES ($1, 'k', 'h', now() - interval '2 days')`,
+      [newId('key')],
+    );
+  }
+  const purges = [
+    ['purge-revoked-keys', purgeRevokedKeysWorkflow],
+    ['purge-webhook-log', purgeWebhookLogWorkflow],
+    ['purge-events', purgeEventsWorkflow],
+    ['purge-idempotency-keys', purgeIdempotencyKeysWorkflow],
+  ] as const;
+  await worker.runUntil(async () => {
+    for (const [name, workflow] of purges) {
+      const handle = await env.client.workflow.start(workflow, { taskQueue, workflowId: `maintenance/${name}/${newId('req')}`, args: [{ batchSize: 1 }] });
+      const result = await handle.result();
+      const history = await handle.fetchHistory();
+      writeFileSync(join(__dirname, 'histories', `${name}.json`), historyToJSON(history));
+      console.log(`recorded ${history.events?.length} ${name} events (${result.deleted} rows in ${result.batches} batches)`);
+    }
+  });
+}
+
 /** A batch of two deliveries: one answered at once, the other failing twice first. */
 async function recordWebhookEvent(env: Env, db: DbHandle, workspaceId: string) {
   const key = randomBytes(32);
@@ -111,6 +230,33 @@ async function recordWebhookEvent(env: Env, db: DbHandle, workspaceId: string) {
   writeFileSync(join(__dirname, 'histories', 'webhook-batch.json'), historyToJSON(history));
   await receiver.stop();
   console.log(`recorded ${history.events?.length} webhook events`);
+}
+
+/** A manual delivery (a redelivery from the log), failing once before it succeeds. */
+async function recordWebhookDelivery(env: Env, db: DbHandle, workspaceId: string) {
+  const key = randomBytes(32);
+  const receiver = await startReceiver((_id, n) => (n < 2 ? 500 : 200));
+  const taskQueue = 'record-webhook-delivery';
+  const agents = { http: createSafeHttpAgent({ allowLoopback: true }), https: createSafeHttpsAgent({ allowLoopback: true }) };
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue,
+    workflowBundle: await workflowBundle(),
+    activities: createWebhookActivities({ db, secretKey: key, agents }),
+  });
+  const delivery = await createDelivery(db, key, workspaceId, receiver.url);
+  const history = await worker.runUntil(async () => {
+    const handle = await env.client.workflow.start(webhookDeliveryWorkflow, {
+      taskQueue,
+      workflowId: webhookDeliveryWorkflowId(delivery.deliveryId),
+      args: [{ deliveryId: delivery.deliveryId }],
+    });
+    await handle.result();
+    return handle.fetchHistory();
+  });
+  writeFileSync(join(__dirname, 'histories', 'webhook-delivery.json'), historyToJSON(history));
+  await receiver.stop();
+  console.log(`recorded ${history.events?.length} webhook delivery events`);
 }
 
 main().catch((err) => {

@@ -64,7 +64,8 @@ async function openTicket(settings: object = {}, priority: CreateTicketInput['pr
     taskQueue: TASK_QUEUE,
   });
   const created = await handle.executeUpdate(createdUpdate);
-  assert.equal(created.status, 'open');
+  assert.deepEqual(created, { ticketId: input.ticketId, version: 1 });
+  assert.equal(await status(input.ticketId), 'open');
   return { handle, input, player };
 }
 
@@ -92,7 +93,7 @@ describe('auto-close of resolved tickets', () => {
     await env.sleep('10h');
     const reply = { messageId: newId('msg'), authorType: 'player' as const, authorId: input.playerId, body: 'Still broken' };
     const result = await handle.executeUpdate(messageUpdate, { args: [reply, actor] });
-    assert.equal(result.ticket.status, 'open');
+    assert.equal(result.status, 'open');
     await env.sleep('100h');
     assert.equal(await status(input.ticketId), 'open');
   });

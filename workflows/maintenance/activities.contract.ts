@@ -15,6 +15,10 @@ export interface MaintenanceActivities {
    * a delivery still pending (a late manual redelivery) waits for its end.
    */
   purgeWebhookLog(req: PurgeRequest): Promise<{ deleted: number }>;
+  /** Deletes outbox events dispatched more than `olderThanDays` ago; undispatched ones stay. */
+  purgeEvents(req: PurgeRequest): Promise<{ deleted: number }>;
+  /** Deletes idempotency keys (with their stored responses) created more than `olderThanDays` ago. */
+  purgeIdempotencyKeys(req: PurgeRequest): Promise<{ deleted: number }>;
 }
 
 export type PurgeRevokedKeysRequest = PurgeRequest;

@@ -5,6 +5,13 @@ import type { PurgeInput } from './contract';
 export const REVOKED_KEY_RETENTION_DAYS = 365;
 /** Spec, Limits: "Delivery log retention: 7 days". */
 export const WEBHOOK_LOG_RETENTION_DAYS = 7;
+/**
+ * Dispatched outbox events go once the delivery log they fed is gone: nothing reads an
+ * event after its deliveries are made (they keep their own envelope bytes).
+ */
+export const EVENT_RETENTION_DAYS = WEBHOOK_LOG_RETENTION_DAYS;
+/** Contracts, Idempotency: a key replays its first response for 24 h, then goes. */
+export const IDEMPOTENCY_KEY_RETENTION_DAYS = 1;
 export const DEFAULT_PURGE_BATCH = 1000;
 /** Upper bound on batches per run; what is left is purged by tomorrow's run. */
 export const MAX_PURGE_BATCHES = 500;

@@ -4,12 +4,11 @@ import type { WorkspaceSettings } from '../../lib/workspace-settings';
 import type {
   Actor,
   AssignChange,
-  ChangeResult,
   CreateTicketInput,
   MessageChange,
   PatchChange,
   ResolveChange,
-  TicketRecord,
+  TicketFacts,
 } from './contract';
 
 export type LifecycleChange =
@@ -31,10 +30,19 @@ export interface ApplyChangeRequest {
   actor: Actor | null;
 }
 
+/** A stored step: its number and the ticket's facts after it (small: results go into the history). */
+export interface AppliedChange {
+  version: number;
+  facts: TicketFacts;
+}
+
 export interface TicketActivities {
-  insertTicket(input: CreateTicketInput): Promise<{ ticket: TicketRecord; settings: WorkspaceSettings }>;
-  triageTicket(input: { ticketId: string; title: string; body: string; category: string | null }): Promise<void>;
-  applyTicketChange(req: ApplyChangeRequest): Promise<ChangeResult | null>;
+  /** Stores the ticket (version 1); answers the workspace settings its timers start from. */
+  insertTicket(input: CreateTicketInput): Promise<{ version: number; settings: WorkspaceSettings }>;
+  /** Reads title, body and category from the row: the history carries the body only in the start input. */
+  triageTicket(input: { ticketId: string }): Promise<void>;
+  /** null when the step deleted the ticket (or it was already gone) */
+  applyTicketChange(req: ApplyChangeRequest): Promise<AppliedChange | null>;
   sendResolutionNotification(input: { ticketId: string; version: number }): Promise<boolean>;
   loadWorkspaceSettings(input: { workspaceId: string }): Promise<WorkspaceSettings>;
 }

@@ -7,6 +7,18 @@ import type { TicketStatus } from './ticket.logic';
 export const TICKETING_QUEUE = 'ticketing';
 export const TICKET_WORKFLOW_TYPE = 'ticketWorkflow';
 export const ticketWorkflowId = (ticketId: string) => `ticket/${ticketId}`;
+/**
+ * A short run under the same id for a ticket whose lifecycle workflow has ended (a closed
+ * ticket): it applies the one change such a ticket still takes, deletion.
+ */
+export const ENDED_TICKET_WORKFLOW_TYPE = 'endedTicketWorkflow';
+
+export interface EndedTicketInput {
+  ticketId: string;
+  /** the stored status and step number, read by the API just before */
+  status: TicketStatus;
+  version: number;
+}
 
 export type Source = 'api' | 'sdk' | 'discord' | 'steam' | 'email';
 
@@ -94,18 +106,45 @@ export interface MessageChange {
   body: string;
 }
 
-export interface ChangeResult {
-  ticket: TicketRecord;
-  message?: MessageRecord;
+/**
+ * What the workflow keeps of a stored ticket after a step: the fields its timers and
+ * search attributes depend on. Never the title, body or notes: every activity result
+ * is written into the history, and a body may be 100 k characters.
+ */
+export interface TicketFacts {
+  status: TicketStatus;
+  priority: Priority;
+  assigneeId: string | null;
+  resolvedAt: string | null;
+  firstResponseAt: string | null;
+}
+
+/**
+ * The reply of every change update: which step was applied and the status after it.
+ * The API reads the row (and the message) from Postgres once the update returns, so
+ * no history carries the record.
+ */
+export interface ChangeReply {
+  ticketId: string;
+  /** the step number the change was stored as (`tickets.version`) */
+  version: number;
+  status: TicketStatus;
+  /** resolve only: whether the SMTP server accepted the resolution email */
   notificationSent?: boolean;
 }
 
+/** The reply of `created`: the ticket row exists at this version (1). */
+export interface CreatedReply {
+  ticketId: string;
+  version: number;
+}
+
 /** Resolves once the ticket row exists (used with update-with-start by POST /v1/tickets). */
-export const createdUpdate = defineUpdate<TicketRecord>('created');
-export const patchUpdate = defineUpdate<ChangeResult, [PatchChange, Actor]>('patch');
-export const assignUpdate = defineUpdate<ChangeResult, [AssignChange, Actor]>('assign');
-export const resolveUpdate = defineUpdate<ChangeResult, [ResolveChange, Actor]>('resolve');
-export const messageUpdate = defineUpdate<ChangeResult, [MessageChange, Actor]>('addMessage');
+export const createdUpdate = defineUpdate<CreatedReply>('created');
+export const patchUpdate = defineUpdate<ChangeReply, [PatchChange, Actor]>('patch');
+export const assignUpdate = defineUpdate<ChangeReply, [AssignChange, Actor]>('assign');
+export const resolveUpdate = defineUpdate<ChangeReply, [ResolveChange, Actor]>('resolve');
+export const messageUpdate = defineUpdate<ChangeReply, [MessageChange, Actor]>('addMessage');
 export const deleteUpdate = defineUpdate<{ deleted: true }, [Actor]>('delete');
 
 export interface TicketWorkflowState {

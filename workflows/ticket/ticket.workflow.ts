@@ -11,7 +11,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { WorkspaceSettings } from '../../lib/workspace-settings';
-import type { ApplyChangeRequest, LifecycleChange, TicketActivities } from './activities.contract';
+import type { AppliedChange, ApplyChangeRequest, LifecycleChange, TicketActivities } from './activities.contract';
 import {
   assignUpdate,
   createdUpdate,
@@ -21,9 +21,10 @@ import {
   resolveUpdate,
   stateQuery,
   type Actor,
-  type ChangeResult,
+  type ChangeReply,
+  type CreatedReply,
   type CreateTicketInput,
-  type TicketRecord,
+  type TicketFacts,
 } from './contract';
 import { checkChange, nextDeadline, type ChangeKind, type Deadline, type TicketStatus, type TimerFacts } from './ticket.logic';
 
@@ -46,14 +47,20 @@ const side = proxyActivities<TicketActivities>({
 
 class DeadlineMoved extends Error {}
 
-/** What survives continue-as-new. */
+/** What survives continue-as-new (ids, numbers and statuses: never the ticket's text). */
 export interface CarriedState {
   facts: TimerFacts;
   version: number;
   assigneeId: string | null;
   workspaceId: string;
-  /** the row as first stored, so a late `created` update still has its answer */
-  created: TicketRecord;
+}
+
+/**
+ * The facts of an applied step. Results recorded before replies became small (histories
+ * of tickets created until Nov 2026) carry the whole row as `ticket`; both replay.
+ */
+function factsOf(result: AppliedChange | { ticket: TicketFacts }): TicketFacts {
+  return 'facts' in result ? result.facts : result.ticket;
 }
 
 /**
@@ -63,7 +70,7 @@ export interface CarriedState {
  */
 export async function ticketWorkflow(input: CreateTicketInput, carried?: CarriedState): Promise<string> {
   let state: CarriedState | null = carried ?? null;
-  let created: TicketRecord | null = carried?.created ?? null;
+  let created: CreatedReply | null = carried ? { ticketId: input.ticketId, version: 1 } : null;
   let creationFailure: ApplicationFailure | null = null;
   let deleted = false;
   let busy = false;
@@ -82,7 +89,7 @@ export async function ticketWorkflow(input: CreateTicketInput, carried?: Carried
     actor: Actor | null,
     recheck?: () => void,
     at?: number,
-  ): Promise<ChangeResult | null> {
+  ): Promise<ChangeReply> {
     await condition(() => !busy);
     busy = true;
     try {
@@ -92,18 +99,18 @@ export async function ticketWorkflow(input: CreateTicketInput, carried?: Carried
       const result = await storage.applyTicketChange(req);
       state!.version = req.version;
       if (change.kind === 'delete') deleted = true;
-      if (result) absorb(result.ticket);
+      if (result) absorb(factsOf(result));
       if (!wasResolved && state!.facts.status === 'resolved') {
         // the workspace threshold in force when the ticket is resolved applies to it
         state!.facts.autoCloseHours = (await storage.loadWorkspaceSettings({ workspaceId: input.workspaceId })).autoCloseHours;
       }
-      return result;
+      return { ticketId: input.ticketId, version: req.version, status: state!.facts.status };
     } finally {
       busy = false;
     }
   }
 
-  function absorb(t: TicketRecord) {
+  function absorb(t: TicketFacts) {
     const f = state!.facts;
     const ms = (iso: string | null) => (iso ? Date.parse(iso) : null);
     Object.assign(f, { status: t.status, priority: t.priority, resolvedAt: ms(t.resolvedAt), firstResponseAt: ms(t.firstResponseAt) });
@@ -121,19 +128,19 @@ export async function ticketWorkflow(input: CreateTicketInput, carried?: Carried
     if (!created) throw creationFailure!;
     return created;
   });
-  setHandler(patchUpdate, async (change, actor) => (await apply({ kind: 'patch', ...change }, actor, () => rejectIfInvalid('patch', change.status)))!, {
+  setHandler(patchUpdate, (change, actor) => apply({ kind: 'patch', ...change }, actor, () => rejectIfInvalid('patch', change.status)), {
     validator: (change, _actor) => rejectIfInvalid('patch', change.status),
   });
-  setHandler(assignUpdate, async (change, actor) => (await apply({ kind: 'assign', ...change }, actor, () => rejectIfInvalid('assign')))!, {
+  setHandler(assignUpdate, (change, actor) => apply({ kind: 'assign', ...change }, actor, () => rejectIfInvalid('assign')), {
     validator: (_change, _actor) => rejectIfInvalid('assign'),
   });
-  setHandler(messageUpdate, async (change, actor) => (await apply({ kind: 'message', ...change }, actor, () => rejectIfInvalid('message')))!, {
+  setHandler(messageUpdate, (change, actor) => apply({ kind: 'message', ...change }, actor, () => rejectIfInvalid('message')), {
     validator: (_change, _actor) => rejectIfInvalid('message'),
   });
   setHandler(
     resolveUpdate,
     async (change, actor) => {
-      const result = (await apply({ kind: 'resolve', ...change }, actor, () => rejectIfInvalid('resolve')))!;
+      const result = await apply({ kind: 'resolve', ...change }, actor, () => rejectIfInvalid('resolve'));
       const sent = change.sendNotification
         ? await side.sendResolutionNotification({ ticketId: input.ticketId, version: state!.version }).catch(() => false)
         : false;
@@ -151,7 +158,7 @@ export async function ticketWorkflow(input: CreateTicketInput, carried?: Carried
   );
 
   if (!state) {
-    let stored: { ticket: TicketRecord; settings: WorkspaceSettings };
+    let stored: { settings: WorkspaceSettings };
     try {
       stored = await creation.insertTicket(input);
     } catch (err) {
@@ -184,11 +191,10 @@ export async function ticketWorkflow(input: CreateTicketInput, carried?: Carried
       version: 1,
       assigneeId: null,
       workspaceId: input.workspaceId,
-      created: stored.ticket,
     };
-    created = stored.ticket;
+    created = { ticketId: input.ticketId, version: 1 };
     await side
-      .triageTicket({ ticketId: input.ticketId, title: input.title, body: input.body, category: input.category })
+      .triageTicket({ ticketId: input.ticketId })
       .catch(() => undefined); // triage is advisory: a ticket without it is still a ticket
   }
 
@@ -200,7 +206,8 @@ export async function ticketWorkflow(input: CreateTicketInput, carried?: Carried
     if (!changed && due) await fire(due);
     if (workflowInfo().continueAsNewSuggested && !busy) {
       await condition(allHandlersFinished);
-      await continueAsNew<typeof ticketWorkflow>(input, state);
+      // the next run never stores or triages: it starts without the ticket's text
+      await continueAsNew<typeof ticketWorkflow>({ ...input, title: '', body: '', tags: [], metadata: {} }, state);
     }
   }
   await condition(allHandlersFinished);

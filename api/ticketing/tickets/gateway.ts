@@ -6,20 +6,25 @@ import { findTicket } from '../../../db/repositories/tickets';
 import { quotaExceeded } from './quota';
 import {
   createdUpdate,
+  deleteUpdate,
+  ENDED_TICKET_WORKFLOW_TYPE,
   TICKET_WORKFLOW_TYPE,
   TICKETING_QUEUE,
   ticketWorkflowId,
+  type Actor,
+  type CreatedReply,
   type CreateTicketInput,
+  type EndedTicketInput,
   type TicketRecord,
 } from '../../../workflows/ticket/contract';
 import { checkChange, type ChangeKind, type TicketStatus } from '../../../workflows/ticket/ticket.logic';
 
 /**
  * The API's only way to change a ticket: through its workflow (design principle 1).
- * Creation is update-with-start, so the response is the row the workflow stored and a
- * ticket whose workflow could not start is never written.
+ * Creation is update-with-start, so a ticket whose workflow could not start is never
+ * written. Replies carry ids and step numbers only; the routes read the row afterwards.
  */
-export async function startTicket(deps: AppDeps, input: CreateTicketInput): Promise<TicketRecord> {
+export async function startTicket(deps: AppDeps, input: CreateTicketInput): Promise<CreatedReply> {
   const startWorkflowOperation = new WithStartWorkflowOperation(TICKET_WORKFLOW_TYPE, {
     workflowId: ticketWorkflowId(input.ticketId),
     taskQueue: TICKETING_QUEUE,
@@ -44,7 +49,8 @@ export async function startTicket(deps: AppDeps, input: CreateTicketInput): Prom
 /**
  * Sends a change to the ticket's workflow. Validator rejections become the spec's
  * 409/422; a workflow that has ended (closed or deleted ticket) is answered from the
- * stored row with the same rules the validator applies.
+ * stored row with the same rules the validator applies, and a deletion of such a
+ * ticket goes to a short `endedTicketWorkflow` run (deleteEndedTicket).
  */
 export async function changeTicket<Ret, Args extends [any, ...any[]]>(
   deps: AppDeps,
@@ -62,10 +68,35 @@ export async function changeTicket<Ret, Args extends [any, ...any[]]>(
     if (err instanceof WorkflowNotFoundError || isCompleted(err)) {
       const stored = await findTicket(deps.db, ticketId);
       if (!stored) throw errors.ticketNotFound(ticketId);
+      if (kind === 'delete') return (await deleteEndedTicket(deps, stored, args[0] as Actor)) as Ret;
       const rejection = checkChange(stored.status, kind, requestedStatus);
       if (rejection) throw new AppError(rejection.type === 'ticket_already_closed' ? 409 : 422, rejection.type, rejection.message);
     }
     deps.logger.error({ err, ticketId }, 'ticket change failed');
+    throw errors.unavailable();
+  }
+}
+
+/**
+ * Deletes a ticket whose lifecycle workflow has ended (closed), through update-with-start
+ * of `ticket/<id>`: a new `endedTicketWorkflow` run applies the delete as the next step.
+ * Should the lifecycle run still be finishing, the update goes to it instead
+ * (USE_EXISTING); either way one workflow writes the ticket.
+ */
+async function deleteEndedTicket(deps: AppDeps, stored: TicketRecord, actor: Actor): Promise<{ deleted: true }> {
+  const input: EndedTicketInput = { ticketId: stored.id, status: stored.status, version: (stored as TicketRecord & { version: number }).version };
+  const startWorkflowOperation = new WithStartWorkflowOperation(ENDED_TICKET_WORKFLOW_TYPE, {
+    workflowId: ticketWorkflowId(stored.id),
+    taskQueue: TICKETING_QUEUE,
+    args: [input],
+    workflowIdConflictPolicy: 'USE_EXISTING',
+  });
+  try {
+    return await deps.temporal.workflow.executeUpdateWithStart(deleteUpdate, { args: [actor], startWorkflowOperation });
+  } catch (err) {
+    const failure = err instanceof WorkflowUpdateFailedError ? err.cause : undefined;
+    if (failure instanceof ApplicationFailure && failure.type) throw fromFailure(stored.id, failure);
+    deps.logger.error({ err, ticketId: stored.id }, 'deleting an ended ticket failed');
     throw errors.unavailable();
   }
 }

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { findTicket, listMessages, toTicketRecord } from '../../../db/repositories/tickets';
+import { findMessage, findTicket, listMessages, toTicketRecord } from '../../../db/repositories/tickets';
 import { newId } from '../../../lib/ids';
 import { assignUpdate, deleteUpdate, messageUpdate, patchUpdate, resolveUpdate } from '../../../workflows/ticket/contract';
 import type { AppDeps } from '../../deps';
@@ -28,6 +28,16 @@ export function ticketsRouter(deps: AppDeps): Router {
   const router = new Router();
   const actorOf = (ctx: Context) => ({ keyId: auth(ctx).keyId });
 
+  /**
+   * The row as the workflow's step left it (or newer), read once the update has returned:
+   * workflow replies carry ids and step numbers, never records (docs/tickets.md).
+   */
+  async function storedTicket(id: string) {
+    const t = await findTicket(deps.db, id);
+    if (!t) throw errors.ticketNotFound(id); // deleted right after the change
+    return t;
+  }
+
   /** The ticket if the caller may see it; anything else is indistinguishable from absent. */
   async function visibleTicket(ctx: Context, id: string) {
     const a = auth(ctx);
@@ -50,7 +60,7 @@ export function ticketsRouter(deps: AppDeps): Router {
     const player = await findPlayerByRef(deps.db, ws.id, body.playerId);
     if (!player) throw errors.playerNotFound(body.playerId);
     await checkTicketQuota(deps.db, a.organizationId, a.plan);
-    const ticket = await startTicket(deps, {
+    const created = await startTicket(deps, {
       ticketId: newId('tkt'),
       workspaceId: ws.id,
       organizationId: a.organizationId,
@@ -67,7 +77,7 @@ export function ticketsRouter(deps: AppDeps): Router {
       searchAttributes: deps.config.temporalSearchAttributes,
     });
     ctx.status = 201;
-    ctx.body = present.presentTicket(ticket);
+    ctx.body = present.presentTicket(await storedTicket(created.ticketId));
   });
 
   router.get('/tickets', async (ctx) => {
@@ -113,8 +123,8 @@ export function ticketsRouter(deps: AppDeps): Router {
     if (a.type === 'sdk') throw errors.forbidden('SDK keys cannot update tickets; players reply with messages');
     const t = await visibleTicket(ctx, ctx.params.id);
     if (body.assigneeId && !(await findAgent(deps.db, t.workspaceId, body.assigneeId))) throw errors.agentNotFound(body.assigneeId);
-    const result = await changeTicket(deps, t.id, 'patch', patchUpdate, [body, actorOf(ctx)], body.status);
-    ctx.body = present.presentPatch(result.ticket);
+    await changeTicket(deps, t.id, 'patch', patchUpdate, [body, actorOf(ctx)], body.status);
+    ctx.body = present.presentPatch(await storedTicket(t.id));
   });
 
   router.post('/tickets/:id/assign', async (ctx) => {
@@ -124,8 +134,8 @@ export function ticketsRouter(deps: AppDeps): Router {
     const t = await visibleTicket(ctx, ctx.params.id);
     const agent = presentAssignee(await findAgent(deps.db, t.workspaceId, body.agentId));
     if (!agent) throw errors.agentNotFound(body.agentId);
-    const result = await changeTicket(deps, t.id, 'assign', assignUpdate, [body, actorOf(ctx)]);
-    ctx.body = present.presentAssign(result.ticket, agent);
+    await changeTicket(deps, t.id, 'assign', assignUpdate, [body, actorOf(ctx)]);
+    ctx.body = present.presentAssign(await storedTicket(t.id), agent);
   });
 
   router.post('/tickets/:id/resolve', async (ctx) => {
@@ -134,7 +144,7 @@ export function ticketsRouter(deps: AppDeps): Router {
     if (a.type === 'sdk') throw errors.forbidden('SDK keys cannot resolve tickets');
     const t = await visibleTicket(ctx, ctx.params.id);
     const result = await changeTicket(deps, t.id, 'resolve', resolveUpdate, [body, actorOf(ctx)]);
-    ctx.body = present.presentResolve(result.ticket, result.notificationSent ?? false);
+    ctx.body = present.presentResolve(await storedTicket(t.id), result.notificationSent ?? false);
   });
 
   router.post('/tickets/:id/messages', async (ctx) => {
@@ -150,9 +160,11 @@ export function ticketsRouter(deps: AppDeps): Router {
       throw errors.validation("authorId: a player message must come from the ticket's player");
     }
     const change = { messageId: newId('msg'), authorType: body.authorType, authorId, body: body.body };
-    const result = await changeTicket(deps, t.id, 'message', messageUpdate, [change, actorOf(ctx)]);
+    await changeTicket(deps, t.id, 'message', messageUpdate, [change, actorOf(ctx)]);
+    const message = await findMessage(deps.db, change.messageId);
+    if (!message) throw errors.ticketNotFound(t.id); // the ticket was deleted right after
     ctx.status = 201;
-    ctx.body = present.presentMessage(result.message!);
+    ctx.body = present.presentMessage(message);
   });
 
   router.delete('/tickets/:id', async (ctx) => {

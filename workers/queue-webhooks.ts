@@ -1,0 +1,32 @@
+// Registry entry of the `webhooks` task queue: webhook delivery batches and manual
+// deliveries, with the outbox dispatcher that starts the batches running beside it.
+import { createWebhookActivities } from '../activities/webhooks/deliver';
+import { createSafeHttpAgent, createSafeHttpsAgent } from '../activities/webhooks/safe-agent';
+import { webhookSecretKey } from '../activities/webhooks/secret-box';
+import { WEBHOOKS_QUEUE } from '../workflows/webhook-delivery/contract';
+import type { QueueEntry } from './queue-entry';
+import { createWebhookDispatcher } from './webhook-dispatcher';
+
+export const webhooksQueue: QueueEntry = {
+  name: WEBHOOKS_QUEUE,
+  workflowsPath: require.resolve('../workflows/queues/webhooks'),
+  workflowTypes: ['webhookBatchWorkflow', 'webhookDeliveryWorkflow'],
+  activities({ config, db }) {
+    const allowLoopback = config.webhookAllowLoopback;
+    // keep-alive: consecutive deliveries to one receiver reuse the TLS connection
+    const agents = {
+      http: createSafeHttpAgent({ allowLoopback, keepAlive: true }),
+      https: createSafeHttpsAgent({ allowLoopback, keepAlive: true }),
+    };
+    return createWebhookActivities({ db, secretKey: webhookSecretKey(config), agents });
+  },
+  // attempts run as local activities, up to one per delivery of a batch at once, mostly
+  // waiting on receivers
+  options: { maxConcurrentLocalActivityExecutions: 400 },
+  // the outbox dispatcher runs beside the workers that deliver what it starts
+  async sideJobs({ db, client, logger }) {
+    const dispatcher = createWebhookDispatcher({ db, client, logger });
+    await dispatcher.start();
+    return () => dispatcher.stop();
+  },
+};
