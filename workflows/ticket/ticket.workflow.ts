@@ -45,6 +45,13 @@ const side = proxyActivities<TicketActivities>({
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumAttempts: 5 },
 });
 
+// Triage of tickets created through the outbox: retried for as long as an outage may last.
+const triage = proxyActivities<TicketActivities>({
+  startToCloseTimeout: '45 seconds',
+  scheduleToCloseTimeout: '6 hours',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+});
+
 class DeadlineMoved extends Error {}
 
 /** What survives continue-as-new (ids, numbers and statuses: never the ticket's text). */
@@ -160,7 +167,8 @@ export async function ticketWorkflow(input: CreateTicketInput, carried?: Carried
   if (!state) {
     let stored: { settings: WorkspaceSettings };
     try {
-      stored = await creation.insertTicket(input);
+      // the API stored the row (the create outbox); earlier tickets' workflows inserted it
+      stored = input.stored ? { settings: await storage.loadWorkspaceSettings({ workspaceId: input.workspaceId }) } : await creation.insertTicket(input);
     } catch (err) {
       // No ticket without a workflow, and no workflow without a ticket: end here.
       // a local activity's failure arrives as the ApplicationFailure itself, not wrapped
@@ -193,9 +201,12 @@ export async function ticketWorkflow(input: CreateTicketInput, carried?: Carried
       workspaceId: input.workspaceId,
     };
     created = { ticketId: input.ticketId, version: 1 };
-    await side
+    // Triage is retried until it is stored (an outage of PostgreSQL or of the classifier
+    // must not leave a ticket untriaged, issue 18 item 6); only a failure that retrying
+    // cannot help ends it, as triage is advisory: a ticket without it is still a ticket.
+    await (input.stored ? triage : side)
       .triageTicket({ ticketId: input.ticketId })
-      .catch(() => undefined); // triage is advisory: a ticket without it is still a ticket
+      .catch(() => undefined);
   }
 
   while (!deleted && state.facts.status !== 'closed') {
