@@ -19,7 +19,7 @@ const MAX_KEY_LENGTH = 255;
  * How long a request holds its key (contracts.md: "tens of seconds"). Every request is
  * answered within 10 s, so a lease that lapses belongs to a request that died.
  */
-export const IDEMPOTENCY_LEASE_SECONDS = Number(process.env.IDEMPOTENCY_LEASE_SECONDS ?? 20);
+export const idempotencyLeaseSeconds = () => Number(process.env.IDEMPOTENCY_LEASE_SECONDS ?? 20);
 
 /** `ctx.state.idempotency` while a keyed request runs. */
 export interface IdempotencyState {
@@ -66,7 +66,7 @@ export function idempotency(deps: AppDeps, opts: IdempotencyOptions): Middleware
     const requestHash = createHash('sha256').update(`${ctx.method} ${ctx.path}\n${rawBody(ctx)}`).digest('hex');
 
     await expireIdempotencyKey(deps.db, scope, key, TTL_HOURS);
-    const claim = await claimIdempotencyKey(deps.db, scope, key, requestHash, IDEMPOTENCY_LEASE_SECONDS);
+    const claim = await claimIdempotencyKey(deps.db, scope, key, requestHash, idempotencyLeaseSeconds());
     if (!claim) {
       const prior = await findIdempotencyKey(deps.db, scope, key);
       if (!prior || prior.requestHash !== requestHash) {

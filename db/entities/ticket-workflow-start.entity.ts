@@ -1,4 +1,5 @@
-import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { Ticket } from './ticket.entity';
 
 /**
  * The create path's outbox: a ticket whose workflow is not started yet. Written in the
@@ -11,6 +12,10 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 export class TicketWorkflowStart {
   @PrimaryColumn({ name: 'ticket_id', type: 'text', primaryKeyConstraintName: 'ticket_workflow_starts_pkey' })
   ticketId!: string;
+
+  @ManyToOne(() => Ticket, { nullable: false, onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'ticket_id', foreignKeyConstraintName: 'ticket_workflow_starts_ticket_id_fkey' })
+  ticket?: Relation<Ticket>;
 
   /** the workflow's CreateTicketInput */
   @Column({ type: 'jsonb' })
