@@ -83,7 +83,12 @@ export async function ticketWorkflow(input: CreateTicketInput, carried?: Carried
   let busy = false;
 
   const rejectIfInvalid = (kind: ChangeKind, requested?: TicketStatus) => {
-    if (!state) throw ApplicationFailure.nonRetryable('The ticket is still being created', 'ticket_not_ready');
+    if (!state) {
+      // a stored ticket exists already: a change that arrives with the start (update-with-
+      // start) or before the settings are loaded waits for them and is checked then
+      if (input.stored) return;
+      throw ApplicationFailure.nonRetryable('The ticket is still being created', 'ticket_not_ready');
+    }
     if (deleted) throw ApplicationFailure.nonRetryable('The ticket was deleted', 'ticket_deleted');
     const rejection = checkChange(state.facts.status, kind, requested);
     if (rejection) throw ApplicationFailure.nonRetryable(rejection.message, rejection.type);
@@ -97,7 +102,7 @@ export async function ticketWorkflow(input: CreateTicketInput, carried?: Carried
     recheck?: () => void,
     at?: number,
   ): Promise<ChangeReply> {
-    await condition(() => !busy);
+    await condition(() => !busy && state !== null);
     busy = true;
     try {
       recheck?.();
