@@ -45,7 +45,7 @@ test('Temporal unreachable: the create is accepted (201, row stored), its workfl
       body: createBody('temporal-down'),
     }),
   );
-  const ticket = await res.json();
+  const ticket: any = await res.json();
   assert.equal(res.status, 201, JSON.stringify(ticket));
   assert.equal(await countTickets('temporal-down'), 1);
   const got = await api.request('GET', `/v1/tickets/${ticket.id}`, { token: t.token });

@@ -27,7 +27,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     upstream.on('close', () => client.destroy());
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
+  const proxy: TcpProxy = {
     port: (server.address() as net.AddressInfo).port,
     down() {
       isUp = false;
@@ -37,10 +37,11 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       isUp = true;
     },
     async close() {
-      this.down();
+      proxy.down();
       await new Promise((r) => server.close(r));
     },
   };
+  return proxy;
 }
 
 /** The same URL, with host and port replaced by the proxy's. */
