@@ -3,7 +3,7 @@ import Redis from 'ioredis';
 import type { Config } from '../lib/config';
 import { logger, type Logger } from '../lib/logger';
 import { connectDb, type Db } from '../db/db';
-import type { Resolver } from '../activities/webhooks/url-policy';
+import type { Resolver } from '../lib/webhooks/url-policy';
 
 /** Everything the HTTP layer talks to, built once per process and handed to createApp. */
 export interface AppDeps {

@@ -8,6 +8,7 @@ import { WebhookDispatch1732160000004 } from './migrations/1732160000004-Webhook
 import { WebhookBatches1732160000005 } from './migrations/1732160000005-WebhookBatches';
 import { TypeormMetadata1732160000006 } from './migrations/1732160000006-TypeormMetadata';
 import { Push1732160000020 } from './migrations/1732160000020-Push';
+import { WebhookEndpointPause1732160000050 } from './migrations/1732160000050-WebhookEndpointPause';
 import { ENTITIES } from './entities';
 import { EventsRetention1732160000070 } from './migrations/1732160000070-EventsRetention';
 import { CreateOutbox1732160000080 } from './migrations/1732160000080-CreateOutbox';
@@ -20,6 +21,7 @@ export const MIGRATIONS = [
   WebhookBatches1732160000005,
   TypeormMetadata1732160000006,
   Push1732160000020,
+  WebhookEndpointPause1732160000050,
   EventsRetention1732160000070,
   CreateOutbox1732160000080,
 ];

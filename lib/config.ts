@@ -25,7 +25,7 @@ export interface Config {
   triageOpenAi?: { baseUrl: string; apiKey?: string; model: string; timeoutMs?: number };
   /**
    * Key that encrypts webhook signing secrets at rest: `base64:<32 bytes>` or a passphrase
-   * of 16+ characters (activities/webhooks/secret-box.ts). scripts/ensure.sh generates one
+   * of 16+ characters (lib/webhooks/secret-box.ts). scripts/ensure.sh generates one
    * per checkout into .data/; production must set it (and keep it: losing it loses every secret).
    */
   webhookSecretKey?: string;

@@ -1,8 +1,10 @@
 // Registry entry of the `webhooks` task queue: webhook delivery batches and manual
 // deliveries, with the outbox dispatcher that starts the batches running beside it.
+import nodemailer from 'nodemailer';
 import { createWebhookActivities } from '../activities/webhooks/deliver';
-import { createSafeHttpAgent, createSafeHttpsAgent } from '../activities/webhooks/safe-agent';
-import { webhookSecretKey } from '../activities/webhooks/secret-box';
+import { createPauseActivities } from '../activities/webhooks/pause';
+import { createSafeHttpAgent, createSafeHttpsAgent } from '../lib/webhooks/safe-agent';
+import { webhookSecretKey } from '../lib/webhooks/secret-box';
 import { WEBHOOKS_QUEUE } from '../workflows/webhook-delivery/contract';
 import type { QueueEntry } from './queue-entry';
 import { createWebhookDispatcher } from './webhook-dispatcher';
@@ -18,7 +20,11 @@ export const webhooksQueue: QueueEntry = {
       http: createSafeHttpAgent({ allowLoopback, keepAlive: true }),
       https: createSafeHttpsAgent({ allowLoopback, keepAlive: true }),
     };
-    return createWebhookActivities({ db, secretKey: webhookSecretKey(config), agents });
+    const mailer = { transport: config.smtpUrl ? nodemailer.createTransport(config.smtpUrl) : null, from: config.mailFrom };
+    return {
+      ...createWebhookActivities({ db, secretKey: webhookSecretKey(config), agents }),
+      ...createPauseActivities({ db, mailer }),
+    };
   },
   // attempts run as local activities, up to one per delivery of a batch at once, mostly
   // waiting on receivers

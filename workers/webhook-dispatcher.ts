@@ -9,10 +9,12 @@ import { WorkflowIdReusePolicy } from '@temporalio/common';
 import { claimEvents, markDispatched, type ClaimedBatch } from '../activities/webhooks/fan-out';
 import type { Db, Listener } from '../db/db';
 import type { Logger } from '../lib/logger';
+import { TICKETING_RETRY_SCHEDULE } from '../lib/webhooks/retry-schedules';
 import {
   WEBHOOK_BATCH_WORKFLOW_TYPE,
   WEBHOOKS_QUEUE,
   webhookBatchWorkflowId,
+  type RetrySchedule,
   type WebhookBatchInput,
 } from '../workflows/webhook-delivery/contract';
 
@@ -22,10 +24,13 @@ export interface DispatcherOptions {
   logger: Logger;
   taskQueue?: string;
   /**
-   * Events per claim, i.e. per batch workflow. Bounds a batch's history: at most this
-   * many events × a workspace's endpoints (20) × (5 attempts + 4 timers).
+   * Events per claim, i.e. per batch workflow: at most this many events × a workspace's
+   * endpoints (20) deliveries. A batch run's history holds about one event per delivery
+   * (docs/webhooks.md, "Batch size and history").
    */
   batchSize?: number;
+  /** the schedule every delivery of these batches follows; default the ticketing spec's */
+  schedule?: RetrySchedule;
   /** fallback poll when no notification arrives */
   pollIntervalMs?: number;
   /** a claim older than this without a dispatch is taken up again */
@@ -42,6 +47,7 @@ export function createWebhookDispatcher(opts: DispatcherOptions): Dispatcher {
   const { db, client, logger } = opts;
   const taskQueue = opts.taskQueue ?? WEBHOOKS_QUEUE;
   const batchSize = opts.batchSize ?? 50;
+  const schedule = opts.schedule ?? TICKETING_RETRY_SCHEDULE;
   const pollIntervalMs = opts.pollIntervalMs ?? 1000;
   const reclaimAfterMs = opts.reclaimAfterMs ?? 30_000;
   let listener: Listener | undefined;
@@ -51,7 +57,7 @@ export function createWebhookDispatcher(opts: DispatcherOptions): Dispatcher {
   let again = false;
 
   async function start(batch: ClaimedBatch): Promise<void> {
-    const input: WebhookBatchInput = { batchId: batch.batchId, deliveryIds: batch.deliveryIds };
+    const input: WebhookBatchInput = { batchId: batch.batchId, deliveryIds: batch.deliveryIds, schedule };
     try {
       await client.workflow.start(WEBHOOK_BATCH_WORKFLOW_TYPE, {
         taskQueue,

@@ -5,15 +5,15 @@ import { deliveryToAttempt, recordAttempt, settleDelivery } from '../../db/repos
 import type { DeliveryResult, WebhookActivities } from '../../workflows/webhook-delivery/contract';
 import { classifyOutcome, RECEIVER_TIMEOUT_MS, type AttemptResult } from '../../workflows/webhook-delivery/retry-schedule.logic';
 import { postOnce } from './post';
-import { safeAgentFor } from './safe-agent';
-import { decryptSecret, SecretBoxError } from './secret-box';
-import { deliveryHeaders } from './signing';
+import { safeAgentFor } from '../../lib/webhooks/safe-agent';
+import { decryptSecret, SecretBoxError } from '../../lib/webhooks/secret-box';
+import { deliveryHeaders } from '../../lib/webhooks/signing';
 
 export interface WebhookActivityDeps {
   db: Db;
   /** the key that opens endpoint secrets (config) */
   secretKey: Buffer;
-  /** SSRF-safe agents (activities/webhooks/safe-agent.ts) */
+  /** SSRF-safe agents (lib/webhooks/safe-agent.ts) */
   agents: { http: http.Agent; https: https.Agent };
   receiverTimeoutMs?: number;
 }

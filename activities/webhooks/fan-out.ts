@@ -14,6 +14,7 @@ import {
 import { insertDeliveries, type NewDelivery } from '../../db/repositories/webhook-deliveries';
 import { liveEndpointsOf } from '../../db/repositories/webhook-endpoints';
 import { newId } from '../../lib/ids';
+import { envelope } from '../../lib/webhooks/envelope';
 
 export interface ClaimedBatch {
   batchId: string;
@@ -23,12 +24,6 @@ export interface ClaimedBatch {
 }
 
 type EventRow = OutboxEvent;
-
-/** The envelope as the spec defines it; its bytes are stored and sent unchanged on every attempt. */
-export function envelope(deliveryId: string, e: { type: string; workspaceId: string; occurredAt: Date | string; data: unknown }): string {
-  const timestamp = new Date(e.occurredAt).toISOString();
-  return JSON.stringify({ id: deliveryId, event: e.type, workspaceId: e.workspaceId, timestamp, data: e.data });
-}
 
 /**
  * Claims up to `limit` undispatched events, oldest first (SKIP LOCKED: dispatchers on

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
-import { decryptSecret, encryptSecret, webhookSecretKey } from '../../activities/webhooks/secret-box';
+import { decryptSecret, encryptSecret, webhookSecretKey } from '../../lib/webhooks/secret-box';
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,

@@ -9,10 +9,10 @@
 //   PEER_URL=http://127.0.0.1:3921/peer PEER_SECRET=whsec_… PEER_OUT=result.json \
 //     tsx bench/webhooks/post-peer.ts
 import { writeFileSync } from 'node:fs';
-import { envelope } from '../../activities/webhooks/fan-out';
+import { envelope } from '../../lib/webhooks/envelope';
 import { postOnce } from '../../activities/webhooks/post';
-import { createSafeHttpAgent } from '../../activities/webhooks/safe-agent';
-import { deliveryHeaders } from '../../activities/webhooks/signing';
+import { createSafeHttpAgent } from '../../lib/webhooks/safe-agent';
+import { deliveryHeaders } from '../../lib/webhooks/signing';
 import { classifyOutcome } from '../../workflows/webhook-delivery/retry-schedule.logic';
 import { percentile } from '../lib/load';
 

@@ -9,7 +9,7 @@
 // event source uses for the API calls' start.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { verifyServiceSignature } from '../../activities/webhooks/signing';
+import { verifyServiceSignature } from '../../lib/webhooks/signing';
 
 export interface Arrival {
   /** performance.now() when the body was complete */

@@ -3,7 +3,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { newEndpointSecret } from '../../activities/webhooks/signing';
+import { newEndpointSecret } from '../../lib/webhooks/signing';
 import { startChild, type Child } from '../lib/procs';
 import { ROOT, TSX } from '../lib/stack';
 import type { PostPeerResult } from './post-peer';

@@ -39,4 +39,12 @@ export class WebhookEndpoint {
 
   @Column({ name: 'deleted_at', type: 'timestamptz', nullable: true })
   deletedAt!: Date | null;
+
+  /** since when it is paused; null while active */
+  @Column({ name: 'paused_at', type: 'timestamptz', nullable: true })
+  pausedAt!: Date | null;
+
+  /** why: 'manual' (active=false by hand) or 'delivery_failed' (a schedule's pause-endpoint step) */
+  @Column({ name: 'paused_reason', type: 'text', nullable: true })
+  pausedReason!: string | null;
 }

@@ -53,3 +53,15 @@ export async function listAgents(
 export async function ensureAgent(executor: Executor, agent: { id: string; workspaceId: string; name: string; email: string | null }): Promise<void> {
   await managerOf(executor).createQueryBuilder().insert().into(Agent).values(agent).orIgnore().execute();
 }
+
+/** The workspace's agents' email addresses (who hears that a webhook endpoint was paused). */
+export async function agentEmails(executor: Executor, workspaceId: string): Promise<string[]> {
+  const rows = await managerOf(executor)
+    .createQueryBuilder(Agent, 'a')
+    .select('DISTINCT a.email', 'email')
+    .where('a.workspace_id = :workspaceId', { workspaceId })
+    .andWhere("a.email IS NOT NULL AND a.email <> ''")
+    .orderBy('email')
+    .getRawMany<{ email: string }>();
+  return rows.map((r) => r.email);
+}

@@ -232,3 +232,36 @@ export async function eraseEnvelopeData(executor: Executor, eventIds: string[], 
     [eventIds, JSON.stringify(data)],
   );
 }
+
+/** The distinct endpoints these deliveries go to. */
+export async function endpointsOfDeliveries(executor: Executor, deliveryIds: string[]): Promise<string[]> {
+  const rows = await managerOf(executor)
+    .createQueryBuilder(WebhookDelivery, 'd')
+    .select('DISTINCT d.endpoint_id', 'endpoint_id')
+    .where('d.id = ANY(:ids)', { ids: deliveryIds })
+    .orderBy('endpoint_id')
+    .getRawMany<{ endpoint_id: string }>();
+  return rows.map((r) => r.endpoint_id);
+}
+
+export interface ExhaustedDelivery {
+  id: string;
+  event_type: string;
+  attempt: number;
+  started_at: Date;
+  status_code: number | null;
+  error: string | null;
+}
+
+/** Those of `deliveryIds` that go to `endpointId`, each with its last attempt (at most `limit`). */
+export async function lastAttemptsOf(executor: Executor, endpointId: string, deliveryIds: string[], limit: number): Promise<ExhaustedDelivery[]> {
+  const { rows } = await sql<ExhaustedDelivery>(
+    executor,
+    `SELECT d.id, d.event_type, a.attempt, a.started_at, a.status_code, a.error
+       FROM webhook_deliveries d
+       JOIN LATERAL (SELECT * FROM webhook_attempts WHERE delivery_id = d.id ORDER BY attempt DESC LIMIT 1) a ON true
+      WHERE d.id = ANY($1::text[]) AND d.endpoint_id = $2 ORDER BY d.id LIMIT $3`,
+    [deliveryIds, endpointId, limit],
+  );
+  return rows;
+}

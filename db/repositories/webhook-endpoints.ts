@@ -6,7 +6,7 @@ import { managerOf, type Db, type Executor } from '../db';
 import { lockWorkspace } from './workspaces';
 
 /** An endpoint as the API shows it: everything but the secret. */
-export type EndpointRecord = Omit<WebhookEndpoint, 'secretBox' | 'deletedAt' | 'workspace'>;
+export type EndpointRecord = Omit<WebhookEndpoint, 'secretBox' | 'deletedAt' | 'workspace' | 'pausedAt' | 'pausedReason'>;
 
 const SHOWN = { id: true, workspaceId: true, url: true, events: true, description: true, active: true, createdAt: true, updatedAt: true } as const;
 
@@ -71,7 +71,14 @@ export interface EndpointChange {
 export async function updateEndpoint(executor: Executor, id: string, change: EndpointChange): Promise<EndpointRecord | null> {
   const m = managerOf(executor);
   const given = Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined));
-  const { affected } = await m.update(WebhookEndpoint, { id, deletedAt: IsNull() }, { ...given, updatedAt: () => 'now()' });
+  // a pause by hand is 'manual' (kept if already paused); resuming clears whatever paused it
+  const pause =
+    change.active === undefined
+      ? {}
+      : change.active
+        ? { pausedAt: null, pausedReason: null }
+        : { pausedAt: () => 'COALESCE(paused_at, now())', pausedReason: () => "COALESCE(paused_reason, 'manual')" };
+  const { affected } = await m.update(WebhookEndpoint, { id, deletedAt: IsNull() }, { ...given, ...pause, updatedAt: () => 'now()' });
   return affected ? findEndpoint(m, id) : null;
 }
 
@@ -83,4 +90,25 @@ export async function deleteEndpoint(executor: Executor, id: string): Promise<bo
     { deletedAt: () => 'now()', updatedAt: () => 'now()' },
   );
   return affected === 1;
+}
+
+/** An endpoint the pause step may pause, with what its email names. */
+export type PausableEndpoint = Pick<WebhookEndpoint, 'id' | 'workspaceId' | 'url' | 'description'>;
+
+/** The endpoint, locked until the transaction ends, if it is active and not deleted. */
+export async function lockActiveEndpoint(executor: Executor, endpointId: string): Promise<PausableEndpoint | null> {
+  return managerOf(executor).findOne(WebhookEndpoint, {
+    select: { id: true, workspaceId: true, url: true, description: true },
+    where: { id: endpointId, active: true, deletedAt: IsNull() },
+    lock: { mode: 'pessimistic_write' },
+  });
+}
+
+/** Pauses it with `reason` ('delivery_failed' from the pause step; a PATCH writes 'manual'). */
+export async function pauseEndpoint(executor: Executor, endpointId: string, reason: string): Promise<void> {
+  await managerOf(executor).update(
+    WebhookEndpoint,
+    { id: endpointId },
+    { active: false, pausedAt: () => 'now()', pausedReason: reason, updatedAt: () => 'now()' },
+  );
 }

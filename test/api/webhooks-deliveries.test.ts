@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { Client, Connection } from '@temporalio/client';
 import { Webhook } from 'standardwebhooks';
-import { standardWebhooksKey, verifyServiceSignature } from '../../activities/webhooks/signing';
+import { standardWebhooksKey, verifyServiceSignature } from '../../lib/webhooks/signing';
 import { createApp } from '../../api/app';
 import { newId } from '../../lib/ids';
 import { assertError, startApi, type TestApi } from '../support/api';

@@ -1,7 +1,7 @@
 // /v1/webhooks over HTTP: register, list, get, patch, delete; validation, access, limits.
 import assert from 'node:assert/strict';
-import { decryptSecret, webhookSecretKey } from '../../activities/webhooks/secret-box';
-import { isEndpointSecret } from '../../activities/webhooks/signing';
+import { decryptSecret, webhookSecretKey } from '../../lib/webhooks/secret-box';
+import { isEndpointSecret } from '../../lib/webhooks/signing';
 import { assertError, startApi, type TestApi } from '../support/api';
 import { createApiKey, createOrganization, createTenant, createWorkspace } from '../support/factories';
 import { createWebhook, fakeResolver } from '../support/webhook-api';
@@ -95,7 +95,6 @@ describe('POST /v1/webhooks', () => {
     ['private 192.168/16', { url: 'https://192.168.1.20/hook' }, /publicly reachable: 192\.168\.1\.20 is a private address/],
     ['a name resolving to a private address', { url: 'https://internal.example.com/hook' }, /internal\.example\.com resolves to 10\.1\.2\.3/],
     ['a name with one private address among public ones', { url: 'https://mixed.example.com/hook' }, /resolves to 192\.168\.1\.10/],
-    ['a name that does not resolve', { url: 'https://nowhere.example.com/hook' }, /does not resolve/],
     ['not a URL', { url: 'hooks.example.com' }, /not a valid absolute URL/],
     ['credentials in the URL', { url: 'https://user:pw@hooks.example.com/x' }, /credentials/],
     ['description too long', { description: 'x'.repeat(501) }, /description: must be at most 500 characters/],
@@ -110,6 +109,25 @@ describe('POST /v1/webhooks', () => {
       assert.match(res.body.error.message, message);
     });
   }
+
+  it('201 for a name that does not resolve yet (the README walk-through on a machine without its DNS)', async () => {
+    const e = await createWebhook(api, token, valid({ url: 'https://not-yet.example.com/support' }));
+    assert.equal(e.url, 'https://not-yet.example.com/support');
+    const res = await api.request('PATCH', `/v1/webhooks/${e.id}`, { token, body: { url: 'https://still-not.example.com/x' } });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal((await api.request('DELETE', `/v1/webhooks/${e.id}`, { token })).status, 204);
+  });
+
+  it("201 for the README walk-through's URL with this machine's own resolver, whatever its DNS answers", async () => {
+    const osDns = await startApi(); // no resolveHost override: the OS resolver
+    try {
+      const res = await osDns.request('POST', '/v1/webhooks', { token, body: valid({ url: 'https://hooks.example.com/support' }) });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      assert.equal((await osDns.request('DELETE', `/v1/webhooks/${res.body.id}`, { token })).status, 204);
+    } finally {
+      await osDns.stop();
+    }
+  });
 
   it('400 for a body that is not an object', async () => {
     assertError(await api.request('POST', '/v1/webhooks', { token, rawBody: '[1]' }), 400, 'validation_error');
@@ -223,6 +241,20 @@ describe('PATCH /v1/webhooks/{id}', () => {
     assert.equal(resumed.body.active, true);
     assert.equal(resumed.body.url, 'https://hooks.example.com/v2');
     assert.equal(resumed.body.description, '');
+  });
+
+  it("a pause by hand records paused_at and reason 'manual'; resuming clears them (the platform API shows them)", async () => {
+    const e = await createWebhook(api, token, valid());
+    const pauseOf = async () => (await api.deps.db.query('SELECT paused_at, paused_reason FROM webhook_endpoints WHERE id = $1', [e.id])).rows[0];
+    assert.deepEqual(await pauseOf(), { paused_at: null, paused_reason: null });
+    assert.equal((await api.request('PATCH', `/v1/webhooks/${e.id}`, { token, body: { active: false } })).status, 200);
+    const paused = await pauseOf();
+    assert.equal(paused.paused_reason, 'manual');
+    assert.ok(paused.paused_at instanceof Date);
+    assert.equal((await api.request('PATCH', `/v1/webhooks/${e.id}`, { token, body: { description: 'still paused' } })).status, 200);
+    assert.deepEqual(await pauseOf(), paused, 'a PATCH that does not touch active leaves the pause as it was');
+    assert.equal((await api.request('PATCH', `/v1/webhooks/${e.id}`, { token, body: { active: true } })).status, 200);
+    assert.deepEqual(await pauseOf(), { paused_at: null, paused_reason: null });
   });
 
   it('400 for an empty body, unknown fields and the same rules as registration', async () => {

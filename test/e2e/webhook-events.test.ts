@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { verifyServiceSignature } from '../../activities/webhooks/signing';
+import { verifyServiceSignature } from '../../lib/webhooks/signing';
 import { startApi, type TestApi } from '../support/api';
 import { uniquePlayerId } from '../support/player-helpers';
 import { createTicket, eventually, tenantWithPlayer, type Tenant } from '../support/tickets';

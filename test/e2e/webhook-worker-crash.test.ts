@@ -60,7 +60,7 @@ test('kill -9 of the webhooks worker mid-delivery: every event arrives, a repeat
     return `${deliveryIds.filter((id) => !got.has(id)).length} never arrived`;
   });
   const recoveredAt = Date.now();
-  assert.deepEqual(results, events.map(() => ['succeeded']));
+  assert.deepEqual(results, events.map(() => ({ succeeded: 1, failed: 0, skipped: 0 })));
 
   assertGenuine(receiver, bodyOf);
   const byId = receiver.byId();
@@ -135,7 +135,7 @@ test('kill -9 while a slow sibling delivery holds the workflow task open: a reco
   const restartedAt = Date.now();
   const results = await run.results(second, RECOVERY_TIMEOUT_MS, () => `slow ${slow.receiver.byId().size}/${EVENTS} arrived`);
   const recoveredAt = Date.now();
-  assert.deepEqual(results, events.map(() => ['succeeded', 'succeeded']));
+  assert.deepEqual(results, events.map(() => ({ succeeded: 2, failed: 0, skipped: 0 })));
 
   assertGenuine(fast.receiver, bodyOf);
   assertGenuine(slow.receiver, bodyOf);

@@ -20,12 +20,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { Webhook } from 'standardwebhooks';
-import { envelope } from '../../activities/webhooks/fan-out';
-import { verifyServiceSignature } from '../../activities/webhooks/signing';
+import { envelope } from '../../lib/webhooks/envelope';
+import { verifyServiceSignature } from '../../lib/webhooks/signing';
 import type { Db } from '../../db/db';
 import { loadConfig } from '../../lib/config';
 import { newId } from '../../lib/ids';
-import { WEBHOOK_BATCH_WORKFLOW_TYPE, webhookBatchWorkflowId, type DeliveryResult, type WebhookBatchInput } from '../../workflows/webhook-delivery/contract';
+import { TICKETING_RETRY_SCHEDULE } from '../../lib/webhooks/retry-schedules';
+import { WEBHOOK_BATCH_WORKFLOW_TYPE, webhookBatchWorkflowId, type BatchTally, type WebhookBatchInput } from '../../workflows/webhook-delivery/contract';
 import { startApi, type TestApi } from './api';
 import { insertEndpoint } from './webhook-receiver';
 import { startWebhookWorker, type WorkerProcess } from './worker-process';
@@ -221,7 +222,7 @@ export class CrashRun {
   /** Starts each event's workflow, `everyMs` apart, with the dispatcher's workflow id; resolves once all are started. */
   async startWorkflows(events: CrashEvent[], everyMs: number) {
     for (const e of events) {
-      const input: WebhookBatchInput = { batchId: e.eventId, deliveryIds: e.deliveries.map((d) => d.deliveryId) };
+      const input: WebhookBatchInput = { batchId: e.eventId, deliveryIds: e.deliveries.map((d) => d.deliveryId), schedule: TICKETING_RETRY_SCHEDULE };
       this.handles.push(
         await this.client.workflow.start(WEBHOOK_BATCH_WORKFLOW_TYPE, { taskQueue: this.queue, workflowId: webhookBatchWorkflowId(e.eventId), args: [input] }),
       );
@@ -242,13 +243,13 @@ export class CrashRun {
   }
 
   /** every workflow's result, or a failure naming `missing()` after `timeoutMs` */
-  async results(worker: WorkerProcess, timeoutMs: number, missing: () => string): Promise<DeliveryResult[][]> {
+  async results(worker: WorkerProcess, timeoutMs: number, missing: () => string): Promise<BatchTally[]> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`not recovered ${timeoutMs} ms after the restart (${missing()}):\n${worker.output()}`)), timeoutMs);
     });
     try {
-      return await Promise.race([Promise.all(this.handles.map((h) => h.result() as Promise<DeliveryResult[]>)), timeout]);
+      return await Promise.race([Promise.all(this.handles.map((h) => h.result() as Promise<BatchTally>)), timeout]);
     } finally {
       clearTimeout(timer);
     }

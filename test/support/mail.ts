@@ -27,3 +27,15 @@ export async function receivedMail(match: (m: ReceivedMail) => boolean, timeoutM
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/** Every message the test run's SMTP sink has accepted so far that `match` accepts. */
+export function mailSoFar(match: (m: ReceivedMail) => boolean): ReceivedMail[] {
+  const dir = process.env.MAIL_SINK_DIR ?? '.data/test-mail';
+  let files: string[] = [];
+  try {
+    files = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return files.map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as ReceivedMail).filter(match);
+}

@@ -1,6 +1,6 @@
 // Helpers for the /v1/webhooks API tests (the receiver itself is in webhooks.ts).
 import assert from 'node:assert/strict';
-import type { Resolver } from '../../activities/webhooks/url-policy';
+import type { Resolver } from '../../lib/webhooks/url-policy';
 import type { TestApi } from './api';
 
 /**

@@ -2,8 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import type { Db } from '../../db/db';
-import { encryptSecret, webhookSecretKey } from '../../activities/webhooks/secret-box';
-import { newEndpointSecret, verifyServiceSignature } from '../../activities/webhooks/signing';
+import { encryptSecret, webhookSecretKey } from '../../lib/webhooks/secret-box';
+import { newEndpointSecret, verifyServiceSignature } from '../../lib/webhooks/signing';
 import { loadConfig } from '../../lib/config';
 import { newId } from '../../lib/ids';
 

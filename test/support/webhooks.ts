@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Db } from '../../db/db';
-import { encryptSecret } from '../../activities/webhooks/secret-box';
-import { newEndpointSecret } from '../../activities/webhooks/signing';
+import { encryptSecret } from '../../lib/webhooks/secret-box';
+import { newEndpointSecret } from '../../lib/webhooks/signing';
 import { newId } from '../../lib/ids';
 
 export interface ReceivedRequest {

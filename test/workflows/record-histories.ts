@@ -38,8 +38,10 @@ import { ticketWorker, timeSkippingEnv, workflowBundle } from '../support/tempor
 import { randomBytes } from 'node:crypto';
 import { Worker } from '@temporalio/worker';
 import { createWebhookActivities } from '../../activities/webhooks/deliver';
-import { createSafeHttpAgent, createSafeHttpsAgent } from '../../activities/webhooks/safe-agent';
-import { webhookBatchWorkflowId, webhookDeliveryWorkflowId } from '../../workflows/webhook-delivery/contract';
+import { createPauseActivities } from '../../activities/webhooks/pause';
+import { PLATFORM_RETRY_SCHEDULE, TICKETING_RETRY_SCHEDULE } from '../../lib/webhooks/retry-schedules';
+import { createSafeHttpAgent, createSafeHttpsAgent } from '../../lib/webhooks/safe-agent';
+import { webhookBatchWorkflowId, webhookDeliveryWorkflowId, type RetrySchedule } from '../../workflows/webhook-delivery/contract';
 import { webhookBatchWorkflow, webhookDeliveryWorkflow } from '../../workflows/webhook-delivery/delivery.workflow';
 import { createDelivery, startReceiver } from '../support/webhooks';
 
@@ -201,35 +203,55 @@ async function recordPurges(env: Env, db: DbHandle) {
   });
 }
 
-/** A batch of two deliveries: one answered at once, the other failing twice first. */
+/**
+ * A batch of two deliveries on the ticketing schedule: one answered at once, the other
+ * failing twice first. Its first run (both first attempts, then continue-as-new with the
+ * failing id) is `webhook-batch.json`. Then a platform batch whose one delivery fails every
+ * attempt: its last run (the timer, attempt 5, the pause step) is `webhook-batch-exhausted.json`.
+ * (`webhook-batch-before-rounds.json` is a batch recorded before rounds: kept, never re-recorded.)
+ */
 async function recordWebhookEvent(env: Env, db: DbHandle, workspaceId: string) {
   const key = randomBytes(32);
   let slowId = '';
-  const receiver = await startReceiver((id, n) => (id === slowId && n < 3 ? 500 : 200));
+  const failing = new Set<string>();
+  const receiver = await startReceiver((id, n) => ((id === slowId && n < 3) || failing.has(id) ? 500 : 200));
   const taskQueue = 'record-webhook-histories';
   const agents = { http: createSafeHttpAgent({ allowLoopback: true }), https: createSafeHttpsAgent({ allowLoopback: true }) };
   const worker = await Worker.create({
     connection: env.nativeConnection,
     taskQueue,
     workflowBundle: await workflowBundle(),
-    activities: createWebhookActivities({ db, secretKey: key, agents }),
+    activities: {
+      ...createWebhookActivities({ db, secretKey: key, agents }),
+      ...createPauseActivities({ db, mailer: { transport: null, from: 'recorder@example.com' } }),
+    },
   });
   const fast = await createDelivery(db, key, workspaceId, receiver.url);
   const slow = await createDelivery(db, key, workspaceId, receiver.url);
   slowId = slow.deliveryId;
-  const eventId = newId('evt');
-  const history = await worker.runUntil(async () => {
-    const handle = await env.client.workflow.start(webhookBatchWorkflow, {
-      taskQueue,
-      workflowId: webhookBatchWorkflowId(eventId),
-      args: [{ batchId: eventId, deliveryIds: [fast.deliveryId, slow.deliveryId] }],
-    });
+  const doomed = await createDelivery(db, key, workspaceId, receiver.url);
+  failing.add(doomed.deliveryId);
+  const runs = async (deliveryIds: string[], schedule: RetrySchedule) => {
+    const batchId = newId('whb');
+    const workflowId = webhookBatchWorkflowId(batchId);
+    const handle = await env.client.workflow.start(webhookBatchWorkflow, { taskQueue, workflowId, args: [{ batchId, deliveryIds, schedule }] });
     await handle.result();
-    return handle.fetchHistory();
-  });
-  writeFileSync(join(__dirname, 'histories', 'webhook-batch.json'), historyToJSON(history));
+    const histories = [];
+    for (let runId: string | undefined = handle.firstExecutionRunId; runId; ) {
+      const history: Awaited<ReturnType<typeof handle.fetchHistory>> = await env.client.workflow.getHandle(workflowId, runId).fetchHistory();
+      histories.push(history);
+      runId = history.events?.at(-1)?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined;
+    }
+    return histories;
+  };
+  const [batch, exhausted] = await worker.runUntil(async () => [
+    await runs([fast.deliveryId, slow.deliveryId], TICKETING_RETRY_SCHEDULE),
+    await runs([doomed.deliveryId], PLATFORM_RETRY_SCHEDULE),
+  ]);
+  writeFileSync(join(__dirname, 'histories', 'webhook-batch.json'), historyToJSON(batch[0]));
+  writeFileSync(join(__dirname, 'histories', 'webhook-batch-exhausted.json'), historyToJSON(exhausted.at(-1)!));
   await receiver.stop();
-  console.log(`recorded ${history.events?.length} webhook events`);
+  console.log(`recorded webhook batch run 1 of ${batch.length}: ${batch[0].events?.length} events; exhausted run ${exhausted.length}: ${exhausted.at(-1)!.events?.length} events`);
 }
 
 /** A manual delivery (a redelivery from the log), failing once before it succeeds. */

@@ -6,12 +6,14 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { Webhook } from 'standardwebhooks';
 import { createWebhookActivities } from '../../activities/webhooks/deliver';
-import { createSafeHttpAgent, createSafeHttpsAgent } from '../../activities/webhooks/safe-agent';
-import { standardWebhooksKey, verifyServiceSignature } from '../../activities/webhooks/signing';
+import { createSafeHttpAgent, createSafeHttpsAgent } from '../../lib/webhooks/safe-agent';
+import { standardWebhooksKey, verifyServiceSignature } from '../../lib/webhooks/signing';
 import { connectDb, type Db } from '../../db/db';
 import { loadConfig } from '../../lib/config';
 import { webhookDeliveryWorkflowId, webhookBatchWorkflowId } from '../../workflows/webhook-delivery/contract';
 import { webhookDeliveryWorkflow, webhookBatchWorkflow } from '../../workflows/webhook-delivery/delivery.workflow';
+import { TICKETING_RETRY_SCHEDULE } from '../../lib/webhooks/retry-schedules';
+import type { Resolver } from '../../lib/webhooks/url-policy';
 import { createTenant } from '../support/factories';
 import { workflowBundle, timeSkippingEnv } from '../support/temporal';
 import { createDelivery, startReceiver } from '../support/webhooks';
@@ -54,7 +56,7 @@ async function deliver(answers: Answer) {
   const d = await createDelivery(db, key, workspaceId, receiver.url);
   script.set(d.deliveryId, answers);
   const result = await env.client.workflow.execute(webhookDeliveryWorkflow, {
-    args: [{ deliveryId: d.deliveryId }],
+    args: [{ deliveryId: d.deliveryId, schedule: TICKETING_RETRY_SCHEDULE }],
     workflowId: webhookDeliveryWorkflowId(d.deliveryId),
     taskQueue: TASK_QUEUE,
   });
@@ -127,11 +129,11 @@ test('one batch, two deliveries: each keeps its own schedule, side by side', asy
   script.set(slow.deliveryId, (n) => (n < 3 ? 500 : 204));
   const eventId = `evt_test_${Date.now()}`;
   const results = await env.client.workflow.execute(webhookBatchWorkflow, {
-    args: [{ batchId: eventId, deliveryIds: [fast.deliveryId, slow.deliveryId] }],
+    args: [{ batchId: eventId, deliveryIds: [fast.deliveryId, slow.deliveryId], schedule: TICKETING_RETRY_SCHEDULE }],
     workflowId: webhookBatchWorkflowId(eventId),
     taskQueue: TASK_QUEUE,
   });
-  assert.deepEqual(results, ['succeeded', 'succeeded']);
+  assert.deepEqual(results, { succeeded: 2, failed: 0, skipped: 0 });
   assert.equal(receiver.received(fast.deliveryId).length, 1);
   const slowAttempts = await attemptRows(slow.deliveryId);
   const first = slowAttempts[0].scheduled_at.getTime();
@@ -150,7 +152,7 @@ test('a redelivery numbers its attempts after the earlier ones; a test send make
   });
   assert.equal(once, 'failed', 'one attempt and no retries');
   const again = await env.client.workflow.execute(webhookDeliveryWorkflow, {
-    args: [{ deliveryId: d.deliveryId, mode: 'schedule', previousAttempts: 1 }],
+    args: [{ deliveryId: d.deliveryId, mode: 'schedule', previousAttempts: 1, schedule: TICKETING_RETRY_SCHEDULE }],
     workflowId: `${webhookDeliveryWorkflowId(d.deliveryId)}/again`,
     taskQueue: TASK_QUEUE,
   });
@@ -174,4 +176,36 @@ test('a secret the configured key cannot open fails the attempt and sends nothin
   const { rows } = await db.query('SELECT error FROM webhook_attempts WHERE delivery_id = $1', [d.deliveryId]);
   assert.match(rows[0].error, /cannot be decrypted/);
   assert.equal(receiver.received(d.deliveryId).length, 0);
+});
+
+test('a name that does not resolve (yet): every attempt fails as unreachable and is logged, nothing is sent', async () => {
+  // registration accepts such a name (url-policy.ts); the connect-time lookup is the guard
+  const nxdomain: Resolver = async (host) => {
+    throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+  };
+  const agents = { http: createSafeHttpAgent({ resolve: nxdomain }), https: createSafeHttpsAgent({ resolve: nxdomain }) };
+  const d = await createDelivery(db, key, workspaceId, 'https://not-yet.example.com/support');
+  const queue = `${TASK_QUEUE}-nxdomain`;
+  const nxWorker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue: queue,
+    workflowBundle: await workflowBundle(),
+    activities: createWebhookActivities({ db, secretKey: key, agents }),
+  });
+  const result = await nxWorker.runUntil(
+    env.client.workflow.execute(webhookDeliveryWorkflow, {
+      args: [{ deliveryId: d.deliveryId, schedule: TICKETING_RETRY_SCHEDULE }],
+      workflowId: webhookDeliveryWorkflowId(d.deliveryId),
+      taskQueue: queue,
+    }),
+  );
+  assert.equal(result, 'failed');
+  const { rows } = await db.query('SELECT attempt, status_code, error FROM webhook_attempts WHERE delivery_id = $1 ORDER BY attempt', [d.deliveryId]);
+  assert.deepEqual(rows.map((r) => r.attempt), [1, 2, 3, 4, 5]);
+  for (const r of rows) {
+    assert.equal(r.status_code, null);
+    assert.match(r.error, /ENOTFOUND not-yet\.example\.com/);
+  }
+  const stored = (await db.query('SELECT status FROM webhook_deliveries WHERE id = $1', [d.deliveryId])).rows[0];
+  assert.equal(stored.status, 'failed');
 });

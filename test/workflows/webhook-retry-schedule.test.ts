@@ -1,33 +1,46 @@
 import assert from 'node:assert/strict';
+import { ONE_ATTEMPT, PLATFORM_RETRY_SCHEDULE, TICKETING_RETRY_SCHEDULE } from '../../lib/webhooks/retry-schedules';
 import {
   attemptTimes,
+  checkSchedule,
   classifyOutcome,
   delayBeforeAttempt,
   isSuccess,
-  MAX_ATTEMPTS,
   nextStep,
   RECEIVER_TIMEOUT_MS,
-  RETRY_SCHEDULE,
+  SCHEDULE_BEFORE_INPUTS,
 } from '../../workflows/webhook-delivery/retry-schedule.logic';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
+const TICKETING = TICKETING_RETRY_SCHEDULE.delaysMs;
+const PLATFORM = PLATFORM_RETRY_SCHEDULE.delaysMs;
 
-test('the schedule is the spec, as data: 5 attempts, 30 s time-out', () => {
-  assert.deepEqual([...RETRY_SCHEDULE], [5 * MIN, 30 * MIN, 2 * HOUR, 8 * HOUR]);
-  assert.equal(MAX_ATTEMPTS, 5);
+test("each spec's schedule, as data: 5 attempts each, 30 s time-out; only the platform pauses", () => {
+  assert.deepEqual(TICKETING, [0, 5 * MIN, 30 * MIN, 2 * HOUR, 8 * HOUR]);
+  assert.equal(TICKETING_RETRY_SCHEDULE.onExhausted, undefined);
+  assert.deepEqual(PLATFORM, [0, 1 * MIN, 5 * MIN, 30 * MIN, 2 * HOUR]);
+  assert.equal(PLATFORM_RETRY_SCHEDULE.onExhausted, 'pause-endpoint');
+  assert.deepEqual(ONE_ATTEMPT.delaysMs, [0]);
   assert.equal(RECEIVER_TIMEOUT_MS, 30_000);
-  assert.ok(Object.isFrozen(RETRY_SCHEDULE));
+  for (const s of [TICKETING_RETRY_SCHEDULE, PLATFORM_RETRY_SCHEDULE, TICKETING, PLATFORM]) assert.ok(Object.isFrozen(s));
+  // workflows started before the schedule was an input keep the ticketing one
+  assert.deepEqual([...SCHEDULE_BEFORE_INPUTS], TICKETING);
+});
+
+test('checkSchedule: 1 to 10 attempts, the first at once, whole non-negative waits', () => {
+  for (const ok of [[0], TICKETING, PLATFORM, [0, 0, 1]]) assert.doesNotThrow(() => checkSchedule(ok));
+  for (const bad of [[], [1000], [0, -1], [0, 1.5], [0, NaN], Array(11).fill(0)]) assert.throws(() => checkSchedule(bad), RangeError, JSON.stringify(bad));
 });
 
 test('delayBeforeAttempt: attempt 1 immediately, then 5 min, 30 min, 2 h, 8 h', () => {
-  assert.deepEqual([1, 2, 3, 4, 5].map(delayBeforeAttempt), [0, 5 * MIN, 30 * MIN, 2 * HOUR, 8 * HOUR]);
-  for (const bad of [0, 6, -1, 1.5, NaN]) assert.throws(() => delayBeforeAttempt(bad), RangeError);
+  assert.deepEqual([1, 2, 3, 4, 5].map((n) => delayBeforeAttempt(n, TICKETING)), [0, 5 * MIN, 30 * MIN, 2 * HOUR, 8 * HOUR]);
+  for (const bad of [0, 6, -1, 1.5, NaN]) assert.throws(() => delayBeforeAttempt(bad, TICKETING), RangeError);
 });
 
 test('attemptTimes: the five exact times from the first attempt', () => {
   const t0 = Date.parse('2025-03-01T10:00:00.000Z');
-  const iso = attemptTimes(t0).map((t) => new Date(t).toISOString());
+  const iso = attemptTimes(t0, TICKETING).map((t) => new Date(t).toISOString());
   assert.deepEqual(iso, [
     '2025-03-01T10:00:00.000Z', // +0
     '2025-03-01T10:05:00.000Z', // +5 min
@@ -36,9 +49,11 @@ test('attemptTimes: the five exact times from the first attempt', () => {
     '2025-03-01T20:35:00.000Z', // +10 h 35 min
   ]);
   assert.deepEqual(
-    attemptTimes(0),
+    attemptTimes(0, TICKETING),
     [0, 5 * MIN, 35 * MIN, 2 * HOUR + 35 * MIN, 10 * HOUR + 35 * MIN],
   );
+  // the platform's: +0, +1 min, +6 min, +36 min, +2 h 36 min
+  assert.deepEqual(attemptTimes(0, PLATFORM), [0, 1 * MIN, 6 * MIN, 36 * MIN, 2 * HOUR + 36 * MIN]);
 });
 
 test('isSuccess: exactly 200-299', () => {
@@ -63,25 +78,25 @@ test('classifyOutcome: non-2xx, time-out and unreachable are failures', () => {
 
 test('nextStep: retry with the next delay until attempt 5, then give up', () => {
   const failed = classifyOutcome({ status: 500 });
-  assert.deepEqual(nextStep(1, failed), { action: 'retry', attempt: 2, delayMs: 5 * MIN });
-  assert.deepEqual(nextStep(2, failed), { action: 'retry', attempt: 3, delayMs: 30 * MIN });
-  assert.deepEqual(nextStep(3, failed), { action: 'retry', attempt: 4, delayMs: 2 * HOUR });
-  assert.deepEqual(nextStep(4, failed), { action: 'retry', attempt: 5, delayMs: 8 * HOUR });
-  assert.deepEqual(nextStep(5, failed), { action: 'give_up' });
-  assert.deepEqual(nextStep(3, classifyOutcome({ status: 200 })), { action: 'done' });
-  assert.throws(() => nextStep(6, failed), RangeError);
+  assert.deepEqual(nextStep(1, failed, TICKETING), { action: 'retry', attempt: 2, delayMs: 5 * MIN });
+  assert.deepEqual(nextStep(2, failed, TICKETING), { action: 'retry', attempt: 3, delayMs: 30 * MIN });
+  assert.deepEqual(nextStep(3, failed, TICKETING), { action: 'retry', attempt: 4, delayMs: 2 * HOUR });
+  assert.deepEqual(nextStep(4, failed, TICKETING), { action: 'retry', attempt: 5, delayMs: 8 * HOUR });
+  assert.deepEqual(nextStep(5, failed, TICKETING), { action: 'give_up' });
+  assert.deepEqual(nextStep(3, classifyOutcome({ status: 200 }), TICKETING), { action: 'done' });
+  assert.throws(() => nextStep(6, failed, TICKETING), RangeError);
 });
 
 test('walking nextStep from attempt 1 reproduces attemptTimes', () => {
   const failed = classifyOutcome({ timedOut: true });
   const times = [1_000];
-  let step = nextStep(1, failed);
+  let step = nextStep(1, failed, TICKETING);
   while (step.action === 'retry') {
     times.push(times[times.length - 1] + step.delayMs);
-    step = nextStep(step.attempt, failed);
+    step = nextStep(step.attempt, failed, TICKETING);
   }
-  assert.equal(times.length, MAX_ATTEMPTS);
-  assert.deepEqual(times, attemptTimes(1_000));
+  assert.equal(times.length, TICKETING.length);
+  assert.deepEqual(times, attemptTimes(1_000, TICKETING));
 });
 
 test('the logic module is workflow-safe: no Node or non-local imports', async () => {

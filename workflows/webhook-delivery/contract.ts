@@ -12,18 +12,63 @@ export const webhookBatchWorkflowId = (batchId: string) => `webhook-batch/${batc
 /** One workflow per manual delivery (redelivery, test send) of one `evt_…` delivery. */
 export const webhookDeliveryWorkflowId = (deliveryId: string) => `webhook-delivery/${deliveryId}`;
 
+/**
+ * A delivery schedule, as data: each API passes its own (lib/webhooks/retry-schedules.ts).
+ * It travels in the workflow input, so a change of schedule reaches new deliveries only.
+ */
+export interface RetrySchedule {
+  /**
+   * The wait before each attempt, in ms, counted from the planned start of the previous
+   * one; the first is 0 (at once). Its length is the number of attempts (1 to 10).
+   */
+  delaysMs: number[];
+  /**
+   * What follows the last failed attempt: nothing (the delivery is permanently failed), or
+   * 'pause-endpoint': the endpoint is paused and its workspace is told by email.
+   */
+  onExhausted?: 'pause-endpoint';
+}
+
 export interface WebhookBatchInput {
   batchId: string;
   /** the pending deliveries (one per event and subscribed endpoint) committed for the batch */
   deliveryIds: string[];
+  /**
+   * Always pass one. Absent only in batches started before the schedule was an input:
+   * they keep the ticketing schedule and run as they were recorded (one coroutine per
+   * delivery, no rounds), so their histories replay.
+   */
+  schedule?: RetrySchedule;
+  /**
+   * Set by the batch itself when it continues as new after a round with failures: the
+   * round to run (its `deliveryIds` are the ones still failing) and the tally so far.
+   */
+  round?: BatchRound;
+}
+
+export interface BatchRound {
+  /** the attempt number of this round (2 to the schedule's length) */
+  attempt: number;
+  /** when attempt 1 was planned (epoch ms): every later attempt's time follows from it */
+  firstAttemptAt: number;
+  tally: BatchTally;
+}
+
+/** How a batch's deliveries ended. */
+export interface BatchTally {
+  succeeded: number;
+  failed: number;
+  skipped: number;
 }
 
 export interface WebhookDeliveryInput {
   deliveryId: string;
-  /** 'schedule' (default): up to 5 attempts on the spec's schedule; 'once': one attempt (test sends) */
+  /** 'schedule' (default): every attempt of the schedule; 'once': one attempt (test sends) */
   mode?: 'schedule' | 'once';
   /** attempts already made (a redelivery numbers its attempts after them); default 0 */
   previousAttempts?: number;
+  /** absent only in deliveries started before the schedule was an input: the ticketing schedule */
+  schedule?: RetrySchedule;
 }
 
 export type DeliveryResult = 'succeeded' | 'failed' | 'skipped';
@@ -35,4 +80,13 @@ export interface WebhookActivities {
    * is written to the delivery row in the same call.
    */
   attemptDelivery(input: { deliveryId: string; attempt: number; scheduledAt: string; last: boolean }): Promise<DeliveryResult>;
+}
+
+/** The 'pause-endpoint' step after the last failed attempt (a regular activity: it emails). */
+export interface WebhookExhaustedActivities {
+  /**
+   * Pauses the endpoint of each delivery (once per endpoint, whichever of its deliveries
+   * comes first) and emails the endpoint's workspace about it. Returns the endpoints it paused.
+   */
+  pauseExhaustedEndpoints(input: { deliveryIds: string[] }): Promise<string[]>;
 }

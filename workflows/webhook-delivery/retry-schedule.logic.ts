@@ -1,46 +1,54 @@
-// The ticketing spec's webhook retry schedule, held as data, plus the rule that says
-// whether one attempt failed. Pure: imported by the delivery workflow (no Node APIs,
-// no clock; times come in as epoch milliseconds) and unit-tested without a server.
-// The reading of the spec is written down in docs/webhooks.md ("Retry schedule").
+// Webhook retry schedules as data, the math over them, and the rule that says whether one
+// attempt failed. Pure: imported by the delivery workflow (no Node APIs, no clock; times
+// come in as epoch milliseconds) and unit-tested without a server. Each API's schedule is
+// in lib/webhooks/retry-schedules.ts and reaches the workflow in its input; the readings
+// of the specs are written down in docs/webhooks.md ("Retry schedule").
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
 /**
- * Delays between consecutive attempts: RETRY_SCHEDULE[i] is the wait after attempt i+1
- * before attempt i+2. Attempt 1 is the first delivery and goes out immediately.
+ * The ticketing schedule, for workflows started before the schedule was an input (their
+ * input has none): waits of 0, 5 min, 30 min, 2 h, 8 h. New starts pass their schedule.
  */
-export const RETRY_SCHEDULE: readonly number[] = Object.freeze([5 * MINUTE, 30 * MINUTE, 2 * HOUR, 8 * HOUR]);
+export const SCHEDULE_BEFORE_INPUTS: readonly number[] = Object.freeze([0, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 8 * HOUR]);
 
-/** After this many failed attempts the delivery is permanently failed. */
-export const MAX_ATTEMPTS = RETRY_SCHEDULE.length + 1; // 5
+/** At most this many attempts in one schedule: it bounds a delivery's history. */
+export const MAX_SCHEDULE_ATTEMPTS = 10;
 
 /** A receiver that has not answered within this time has failed the attempt. */
 export const RECEIVER_TIMEOUT_MS = 30_000;
 
-function assertAttempt(n: number): void {
-  if (!Number.isInteger(n) || n < 1 || n > MAX_ATTEMPTS) {
-    throw new RangeError(`attempt must be an integer from 1 to ${MAX_ATTEMPTS}, got ${n}`);
+/** Throws a RangeError unless `delaysMs` is a usable schedule: 1-10 waits, the first 0, none negative. */
+export function checkSchedule(delaysMs: readonly number[]): void {
+  if (!Array.isArray(delaysMs) || delaysMs.length < 1 || delaysMs.length > MAX_SCHEDULE_ATTEMPTS) {
+    throw new RangeError(`a retry schedule has 1 to ${MAX_SCHEDULE_ATTEMPTS} attempts`);
+  }
+  if (delaysMs[0] !== 0) throw new RangeError('attempt 1 of a retry schedule goes out at once (wait 0)');
+  if (!delaysMs.every((d) => Number.isInteger(d) && d >= 0)) throw new RangeError('retry waits are whole, non-negative milliseconds');
+}
+
+function assertAttempt(n: number, delaysMs: readonly number[]): void {
+  if (!Number.isInteger(n) || n < 1 || n > delaysMs.length) {
+    throw new RangeError(`attempt must be an integer from 1 to ${delaysMs.length}, got ${n}`);
   }
 }
 
 /** Wait before attempt `n` (1-based), counted from the previous attempt; 0 for attempt 1. */
-export function delayBeforeAttempt(n: number): number {
-  assertAttempt(n);
-  return n === 1 ? 0 : RETRY_SCHEDULE[n - 2];
+export function delayBeforeAttempt(n: number, delaysMs: readonly number[]): number {
+  assertAttempt(n, delaysMs);
+  return delaysMs[n - 1];
 }
 
 /**
  * The planned start time of every attempt when each one fails, given when attempt 1
- * starts: +0, +5 min, +35 min, +2 h 35 min, +10 h 35 min.
+ * starts; for ticketing +0, +5 min, +35 min, +2 h 35 min, +10 h 35 min.
  */
-export function attemptTimes(firstAttemptAt: number): number[] {
+export function attemptTimes(firstAttemptAt: number, delaysMs: readonly number[]): number[] {
+  checkSchedule(delaysMs);
   const times: number[] = [];
   let at = firstAttemptAt;
-  for (let n = 1; n <= MAX_ATTEMPTS; n++) {
-    at += delayBeforeAttempt(n);
-    times.push(at);
-  }
+  for (const wait of delaysMs) times.push((at += wait));
   return times;
 }
 
@@ -75,10 +83,10 @@ export function classifyOutcome(r: AttemptResult): Outcome {
 
 export type NextStep = { action: 'done' } | { action: 'retry'; attempt: number; delayMs: number } | { action: 'give_up' };
 
-/** What the workflow does after attempt `n` ended with `outcome`. */
-export function nextStep(n: number, outcome: Outcome): NextStep {
-  assertAttempt(n);
+/** What the workflow does after attempt `n` of `delaysMs` ended with `outcome`. */
+export function nextStep(n: number, outcome: Outcome, delaysMs: readonly number[]): NextStep {
+  assertAttempt(n, delaysMs);
   if (outcome.ok) return { action: 'done' };
-  if (n === MAX_ATTEMPTS) return { action: 'give_up' };
-  return { action: 'retry', attempt: n + 1, delayMs: delayBeforeAttempt(n + 1) };
+  if (n === delaysMs.length) return { action: 'give_up' };
+  return { action: 'retry', attempt: n + 1, delayMs: delayBeforeAttempt(n + 1, delaysMs) };
 }

@@ -2,8 +2,9 @@
 // start the one-delivery workflow (design principle 1: the workflow owns the attempts).
 // Only the contract is imported, never the workflow implementation.
 import { WorkflowExecutionAlreadyStartedError, type WorkflowHandle } from '@temporalio/client';
-import { envelope } from '../../../activities/webhooks/fan-out';
+import { envelope } from '../../../lib/webhooks/envelope';
 import { newId } from '../../../lib/ids';
+import { ONE_ATTEMPT, TICKETING_RETRY_SCHEDULE } from '../../../lib/webhooks/retry-schedules';
 import {
   WEBHOOK_DELIVERY_WORKFLOW_TYPE,
   WEBHOOKS_QUEUE,
@@ -65,7 +66,7 @@ export async function redeliver(deps: AppDeps, endpoint: EndpointRecord, deliver
   const claimed = await claimForRedelivery(deps.db, endpoint.id, deliveryId);
   if (claimed === 'missing') throw errors.notFound('delivery_not_found', `No delivery '${deliveryId}' in this webhook's log`);
   if (claimed === 'pending') throw inProgress(deliveryId);
-  const started = await startDelivery(deps, { deliveryId, mode: 'schedule', previousAttempts: claimed.attempts });
+  const started = await startDelivery(deps, { deliveryId, mode: 'schedule', previousAttempts: claimed.attempts, schedule: TICKETING_RETRY_SCHEDULE });
   if (!started.ok) {
     // Nothing will send it: put the row back as it was, so the log does not lie.
     await unclaim(deps.db, deliveryId, claimed.previous);
@@ -91,7 +92,7 @@ export async function sendTest(
   const data = sampleEventData(type, endpoint.workspaceId, now);
   const body = envelope(id, { type, workspaceId: endpoint.workspaceId, occurredAt: now, data });
   await insertSyntheticDelivery(deps.db, { id, eventId: newId('evt'), endpointId: endpoint.id, workspaceId: endpoint.workspaceId, type, body });
-  const started = await startDelivery(deps, { deliveryId: id, mode: 'once' });
+  const started = await startDelivery(deps, { deliveryId: id, mode: 'once', schedule: ONE_ATTEMPT });
   if (!started.ok) {
     await deleteUnsentDelivery(deps.db, id);
     throw errors.unavailable('The test event could not be sent; retry later');

@@ -1,8 +1,8 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { webhookSecretKey, encryptSecret } from '../../../activities/webhooks/secret-box';
-import { newEndpointSecret } from '../../../activities/webhooks/signing';
-import { checkWebhookUrl } from '../../../activities/webhooks/url-policy';
+import { webhookSecretKey, encryptSecret } from '../../../lib/webhooks/secret-box';
+import { newEndpointSecret } from '../../../lib/webhooks/signing';
+import { checkWebhookUrl } from '../../../lib/webhooks/url-policy';
 import { newId } from '../../../lib/ids';
 import type { AppDeps } from '../../deps';
 import { errors } from '../../errors';

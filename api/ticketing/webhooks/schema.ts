@@ -1,7 +1,7 @@
 // Webhook endpoints (Document 1, "Webhook endpoint" resource and "Webhooks" endpoints):
 // the zod schemas the routes validate with; paths are registered in ./openapi.ts.
 import type { EventType } from '../../../activities/tickets/events';
-import { MAX_URL_LENGTH } from '../../../activities/webhooks/url-policy';
+import { MAX_URL_LENGTH } from '../../../lib/webhooks/url-policy';
 import { z } from '../../zod';
 import { registry } from '../openapi-registry';
 import { intQuery } from '../../kit/pagination';
@@ -55,7 +55,7 @@ const EventsField = z
   } as object);
 
 // Shape only; whether the URL is HTTPS and publicly reachable needs DNS, so the route
-// checks that with activities/webhooks/url-policy.ts after parsing.
+// checks that with lib/webhooks/url-policy.ts after parsing.
 const UrlField = text(MAX_URL_LENGTH, { required: true }).openapi({
   format: 'uri',
   description: 'HTTPS to a publicly reachable host. Plain HTTP, private, loopback, link-local and metadata addresses are rejected.',

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { checkWebhookUrl, classifyAddress, isForbiddenAddress, type Resolver } from '../../activities/webhooks/url-policy';
+import { checkWebhookUrl, classifyAddress, isForbiddenAddress, type Resolver } from '../../lib/webhooks/url-policy';
 
 // A fake DNS: no test here may reach a real resolver or the network.
 const DNS: Record<string, string[]> = {
@@ -68,7 +68,17 @@ test('plain HTTP, other schemes, credentials, bad ports and junk are rejected wi
   await rejects('https://hooks.example.com:22/', /port 22 is not allowed/);
   await rejects('https://hooks.example.com:80/', /port 80 is not allowed/);
   await rejects(`https://hooks.example.com/${'a'.repeat(2100)}`, /at most 2048/);
-  await rejects('https://nxdomain.example.com/', /does not resolve/);
+});
+
+test('a name that does not resolve (yet) is accepted; one that resolves to a forbidden address is not', async () => {
+  // registered before its DNS exists: attempts fail and are logged until it resolves,
+  // and the connect-time check (safe-agent.ts) guards whatever it resolves to then
+  assert.deepEqual(await check('https://nxdomain.example.com/hook'), { ok: true, url: 'https://nxdomain.example.com/hook' });
+  const silent: Resolver = () => new Promise(() => undefined); // a resolver that never answers
+  assert.deepEqual(await checkWebhookUrl('https://slow.example.com/', { resolve: silent, resolveTimeoutMs: 50 }), { ok: true, url: 'https://slow.example.com/' });
+  await rejects('https://evil.example.com/', /evil\.example\.com resolves to 10\.0\.0\.7, a private address/);
+  // plain HTTP stays for receivers known to be on loopback: an unresolved name is not one
+  await rejects('http://nxdomain.example.com/', /plain HTTP is only allowed to loopback/, true);
 });
 
 test('private, loopback, link-local, metadata and other non-public IP literals are rejected', async () => {

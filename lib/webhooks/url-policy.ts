@@ -18,11 +18,15 @@ export interface UrlPolicyOptions {
   /** test switch: allow http/https receivers on loopback (127/8, ::1, localhost). Off by default. */
   allowLoopback?: boolean;
   resolve?: Resolver;
+  /** how long to wait for DNS before treating the name as not resolving; default RESOLVE_TIMEOUT_MS */
+  resolveTimeoutMs?: number;
 }
 
 export type UrlCheck = { ok: true; url: string } | { ok: false; reason: string };
 
 export const MAX_URL_LENGTH = 2048;
+/** How long registration waits for DNS before treating the name as not resolving (yet). */
+export const RESOLVE_TIMEOUT_MS = 3000;
 
 // Names that only mean something inside a network (cloud metadata, mDNS, search domains).
 const INTERNAL_SUFFIXES = ['.localhost', '.local', '.internal', '.localdomain', '.home.arpa', '.lan', '.intranet'];
@@ -68,16 +72,13 @@ export async function checkWebhookUrl(input: string, opts: UrlPolicyOptions = {}
     }
   }
 
+  // A name that does not resolve (yet) is accepted: an endpoint is often registered before
+  // its DNS exists, or on a machine without outside DNS. Its attempts fail (unreachable)
+  // and are logged until it resolves; the connect-time check in safe-agent.ts stays the
+  // guard against whatever it resolves to then.
   let addresses: string[];
   if (literal) addresses = [host];
-  else {
-    try {
-      addresses = (await resolve(host)).map((a) => a.address);
-    } catch {
-      return fail(`url host ${host} does not resolve`);
-    }
-    if (addresses.length === 0) return fail(`url host ${host} does not resolve`);
-  }
+  else addresses = await resolveOrNothing(resolve, host, opts.resolveTimeoutMs ?? RESOLVE_TIMEOUT_MS);
 
   // Every address must pass: the connection may use any of them.
   for (const address of addresses) {
@@ -87,10 +88,30 @@ export async function checkWebhookUrl(input: string, opts: UrlPolicyOptions = {}
     return fail(`url must be publicly reachable: ${what}`);
   }
   if (url.protocol === 'http:') {
-    const allLoopback = addresses.every((a) => classifyAddress(a) === 'loopback');
+    // plain HTTP only to a receiver known to be on loopback, so a name must resolve here
+    const allLoopback = addresses.length > 0 && addresses.every((a) => classifyAddress(a) === 'loopback');
     if (!allLoopback) return fail('url must use HTTPS; plain HTTP is only allowed to loopback test receivers');
   }
 
   url.hash = ''; // never sent on the wire; dropping it keeps the stored URL honest
   return { ok: true, url: url.href };
+}
+
+/**
+ * Every address `host` resolves to now; none when it does not resolve (any DNS failure, or
+ * no answer within `timeoutMs`: a machine whose resolver is unreachable must not
+ * hold the registration request for the OS's retries).
+ */
+async function resolveOrNothing(resolve: Resolver, host: string, timeoutMs: number): Promise<string[]> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('DNS timeout')), timeoutMs);
+  });
+  try {
+    return (await Promise.race([resolve(host), timeout])).map((a) => a.address);
+  } catch {
+    return [];
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -8,7 +8,7 @@ import {
   standardWebhookHeaders,
   standardWebhooksKey,
   verifyServiceSignature,
-} from '../../activities/webhooks/signing';
+} from '../../lib/webhooks/signing';
 
 // The real receiver library (a devDependency), as a receiver would verify our headers.
 import { Webhook } from 'standardwebhooks';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { decryptSecret, encryptSecret, SecretBoxError, secretBoxKeyFromConfig } from '../../activities/webhooks/secret-box';
-import { newEndpointSecret } from '../../activities/webhooks/signing';
+import { decryptSecret, encryptSecret, SecretBoxError, secretBoxKeyFromConfig } from '../../lib/webhooks/secret-box';
+import { newEndpointSecret } from '../../lib/webhooks/signing';
 
 const key = randomBytes(32);
 

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { createSafeHttpAgent, createSafeHttpsAgent } from '../../activities/webhooks/safe-agent';
-import type { Resolver } from '../../activities/webhooks/url-policy';
+import { createSafeHttpAgent, createSafeHttpsAgent } from '../../lib/webhooks/safe-agent';
+import type { Resolver } from '../../lib/webhooks/url-policy';
 
 // A real receiver on loopback; `connections` proves whether a refused request ever connected.
 let server: http.Server;
