@@ -6,6 +6,9 @@ import { securityHeaders } from './kit/headers';
 import { inputLimits } from './kit/input-limits';
 import { allowedMethodsOf } from './kit/methods';
 import { requestId } from './kit/request-id';
+import { requestLog } from './kit/request-log';
+import { clientAddress } from './kit/client-ip';
+import { trustedProxies } from '../lib/client-ip';
 import { ticketingRouter } from './ticketing/router';
 import { platformRouter } from './platform/router';
 import { pushRouter } from './push/router';
@@ -13,10 +16,14 @@ import { pushRouter } from './push/router';
 /** The whole HTTP surface; no listen here, so tests and the server share it. */
 export function createApp(deps: AppDeps): Koa {
   const app = new Koa();
+  // app.proxy serves X-Forwarded-Proto (the kit's HSTS); the client address is decided by
+  // clientAddress (X-Forwarded-For only from TRUSTED_PROXIES), never by Koa's trust-everyone rule.
   app.proxy = true;
   const routers = [ticketingRouter(deps), platformRouter(deps), pushRouter(deps)];
+  app.use(clientAddress(trustedProxies(deps.config.trustedProxies)));
   app.use(securityHeaders());
   app.use(requestId());
+  app.use(requestLog(deps.logger));
   app.use(
     errorHandler({
       logger: deps.logger,

@@ -9,6 +9,7 @@ import { WebhookBatches1732160000005 } from './migrations/1732160000005-WebhookB
 import { TypeormMetadata1732160000006 } from './migrations/1732160000006-TypeormMetadata';
 import { Push1732160000020 } from './migrations/1732160000020-Push';
 import { WebhookEndpointPause1732160000050 } from './migrations/1732160000050-WebhookEndpointPause';
+import { SigningKeysEncrypted1732170000001 } from './migrations/1732170000001-SigningKeysEncrypted';
 import { ENTITIES } from './entities';
 import { EventsRetention1732160000070 } from './migrations/1732160000070-EventsRetention';
 import { CreateOutbox1732160000080 } from './migrations/1732160000080-CreateOutbox';
@@ -24,6 +25,7 @@ export const MIGRATIONS = [
   WebhookEndpointPause1732160000050,
   EventsRetention1732160000070,
   CreateOutbox1732160000080,
+  SigningKeysEncrypted1732170000001,
 ];
 
 /** `statementTimeoutMs`: 0 for migrations, which may legitimately run long. */

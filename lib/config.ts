@@ -22,6 +22,13 @@ export interface Config {
    * per IP, reads and writes) are named in docs/api-kit.md. The API warns at start when set.
    */
   rateLimits?: Record<string, number>;
+  /**
+   * Failed authentications (POST /v1/auth/token with a wrong key) allowed per client IP in
+   * a rolling 60 s; then that IP gets 429 until the window frees. RATE_LIMITS="auth-failures=N".
+   */
+  authFailuresPerIp: number;
+  /** proxies (addresses or CIDR ranges) whose X-Forwarded-For is believed; TRUSTED_PROXIES="10.0.0.0/8,::1" */
+  trustedProxies: string[];
   triageOpenAi?: { baseUrl: string; apiKey?: string; model: string; timeoutMs?: number };
   /**
    * Key that encrypts webhook signing secrets at rest: `base64:<32 bytes>` or a passphrase
@@ -52,6 +59,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: env.MAIL_FROM ?? 'Support <support@example.com>',
     bodyLimit: env.BODY_LIMIT ?? '1mb',
     rateLimits: env.RATE_LIMITS ? parseRateLimits(env.RATE_LIMITS) : undefined,
+    authFailuresPerIp: rateLimitGroup(env.RATE_LIMITS, 'auth-failures') ?? DEFAULT_AUTH_FAILURES_PER_IP,
+    trustedProxies: (env.TRUSTED_PROXIES ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     triageOpenAi: env.TRIAGE_OPENAI_BASE_URL
       ? {
           baseUrl: env.TRIAGE_OPENAI_BASE_URL,
@@ -63,6 +72,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookSecretKey: env.WEBHOOK_SECRET_KEY || undefined,
     webhookAllowLoopback: ['1', 'true', 'on', 'yes'].includes((env.WEBHOOK_ALLOW_LOOPBACK ?? '').toLowerCase()),
   };
+}
+
+export const DEFAULT_AUTH_FAILURES_PER_IP = 10;
+
+/** One named group of RATE_LIMITS ("auth-failures=3,scale=100000" → 3 for 'auth-failures'). */
+function rateLimitGroup(raw: string | undefined, group: string): number | undefined {
+  for (const part of (raw ?? '').split(',')) {
+    const [name, value] = part.split('=').map((s) => s.trim());
+    if (name === group && Number.isInteger(Number(value)) && Number(value) > 0) return Number(value);
+  }
+  return undefined;
 }
 
 function parseRateLimits(raw: string): Config['rateLimits'] {

@@ -2,6 +2,7 @@
 // API and prints ONE JSON object with what a client needs to call it:
 //   { "ticketing": { "organizationId", "workspaceId", "apiKey", "agentId" } }
 // Running it again prints the same ids and, while it is still valid, the same key.
+// `npm run admin -- rotate-signing-key`: a new token signing key (docs/auth.md, "Signing keys").
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { connectDb, type Db } from '../db/db';
@@ -10,6 +11,8 @@ import { apiKeysRepository } from '../db/repositories/api-keys';
 import { ensureOrganization } from '../db/repositories/organizations';
 import { ensureWorkspace } from '../db/repositories/workspaces';
 import { generateApiKey, hashApiKey } from '../lib/api-keys';
+import { webhookSecretKey } from '../lib/webhooks/secret-box';
+import { rotateSigningKey } from '../api/ticketing/auth/signing-keys';
 import { loadConfig } from '../lib/config';
 import { newId } from '../lib/ids';
 
@@ -84,6 +87,11 @@ async function bootstrapTicketing(db: Db) {
 const COMMANDS: Record<string, (db: Db) => Promise<unknown>> = {
   async bootstrap(db) {
     return { ticketing: await bootstrapTicketing(db) };
+  },
+  async 'rotate-signing-key'(db) {
+    const config = loadConfig();
+    if (config.jwtPrivateKeyPem) throw new Error('JWT_PRIVATE_KEY is set: the signing key comes from it, not from signing_keys (docs/auth.md)');
+    return rotateSigningKey(db, webhookSecretKey(config));
   },
 };
 

@@ -2,27 +2,29 @@
 // Order: Temporal dev server (unless TEMPORAL_ADDRESS is set) → search attributes →
 // migrations → API + one worker per task queue → demo credentials once the API is
 // healthy. Every child's output is prefixed ([temporal], [api], [worker:ticketing] …).
-// Ctrl-C / SIGTERM stops the workers and the API, then Temporal, and exits; a child
-// that dies on its own brings everything down with a non-zero exit.
-// scripts/ensure.sh runs first (see package.json) and writes .data/env.
-import { spawn, type ChildProcess } from 'node:child_process';
+// A child that dies is restarted with a backoff while the others keep serving; a crash
+// loop (5 deaths within a minute) stops everything with exit code 1 (scripts/supervisor.ts).
+// Ctrl-C / SIGTERM — at any moment, also during start-up — stops the workers and the
+// API, then Temporal, and exits. scripts/ensure.sh runs first (package.json), writing .data/env.
 import { existsSync, mkdirSync } from 'node:fs';
-import { loadEnvFile } from './env-file';
 import { connect } from 'node:net';
 import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { TASK_QUEUES } from '../workers/registry';
+import { printDemoCredentials } from './demo-credentials';
+import { loadEnvFile } from './env-file';
 import { createPrefixedOutput } from './prefixed-output';
+import { Supervisor, type ChildSpec } from './supervisor';
+import { clearLeftoverDevServer, removeRecord, writeRecord } from './temporal-leftover';
 
 const ROOT = resolve(__dirname, '..');
-const DATA = join(ROOT, '.data');
-const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
 const SEARCH_ATTRIBUTES = ['WorkspaceId', 'TicketStatus', 'TicketPriority']; // all Keyword
-const TEMPORAL_PORT = 7233;
-const TEMPORAL_UI_PORT = 8233;
 
 // ---- environment: .data/env fills in what process.env does not already say ----------
-loadEnvFile(join(DATA, 'env'));
+loadEnvFile(join(ROOT, '.data', 'env'));
+// STATE_DIR: where the dev server's SQLite file, its record and the mail land (tests move it)
+const STATE_DIR = resolve(process.env.START_STATE_DIR || join(ROOT, '.data'));
+const TEMPORAL_PORT = Number(process.env.TEMPORAL_DEV_PORT || 7233);
+const TEMPORAL_UI_PORT = Number(process.env.TEMPORAL_UI_PORT || 8233);
 const externalTemporal = Boolean(process.env.TEMPORAL_ADDRESS);
 process.env.TEMPORAL_ADDRESS ??= `127.0.0.1:${TEMPORAL_PORT}`;
 process.env.TEMPORAL_NAMESPACE ??= 'default';
@@ -31,120 +33,62 @@ const TEMPORAL_ADDRESS = process.env.TEMPORAL_ADDRESS;
 const NAMESPACE = process.env.TEMPORAL_NAMESPACE;
 const API_PORT = Number(process.env.PORT);
 const TEMPORAL_CLI = process.env.TEMPORAL_CLI_PATH || join(ROOT, '.tools', 'venv', 'bin', 'temporal');
+const DEV_SERVER_RECORD = join(STATE_DIR, 'temporal-dev-server.json');
 
 const names = ['start', 'temporal', 'migrate', 'api', 'admin', 'mail', ...TASK_QUEUES.map((q) => `worker:${q}`)];
 const { paint, say } = createPrefixedOutput(names);
 const info = (msg: string) => say('start', msg);
 const fail = (msg: string) => say('start', paint(31, msg), process.stderr);
 
-// ---- children -------------------------------------------------------------------------
-interface Child {
-  name: string;
-  proc: ChildProcess;
-  done: Promise<number>;
-  longRunning: boolean;
-  exited: boolean;
-}
-const children: Child[] = [];
-let shuttingDown = false;
-
-function run(name: string, cmd: string, args: string[], opts: { longRunning: boolean; captureStdout?: string[] }): Child {
-  // detached: own process group, so Ctrl-C reaches only us and we stop children in order.
-  const proc = spawn(cmd, args, { cwd: ROOT, env: process.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  const child: Child = { name, proc, longRunning: opts.longRunning, exited: false, done: Promise.resolve(0) };
-  const pipe = (stream: NodeJS.ReadableStream | null, out: NodeJS.WriteStream, capture?: string[]) => {
-    if (!stream) return;
-    createInterface({ input: stream }).on('line', (line) => {
-      if (capture) capture.push(line);
-      // The dev server complains about its own connections while it stops: drop that.
-      else if (!(shuttingDown && name === 'temporal' && line.includes('level=WARN'))) say(name, line, out);
-    });
-  };
-  pipe(proc.stdout, process.stdout, opts.captureStdout);
-  pipe(proc.stderr, process.stderr);
-  child.done = new Promise((res) => {
-    proc.on('error', (err) => {
-      fail(`${name}: ${err.message}`);
-      child.exited = true;
-      res(127);
-    });
-    proc.on('exit', (code, signal) => {
-      child.exited = true;
-      const status = code ?? (signal ? 128 : 1);
-      if (child.longRunning && !shuttingDown) {
-        fail(`${name} exited unexpectedly (${signal ?? `code ${code}`}); shutting everything down`);
-        void shutdown(1);
-      }
-      res(status);
-    });
-  });
-  children.push(child);
-  return child;
-}
-
-function signalGroup(c: Child, sig: NodeJS.Signals) {
-  if (!c.proc.pid) return;
-  try {
-    process.kill(-c.proc.pid, sig);
-  } catch {
-    /* already gone */
-  }
-}
-
-async function stop(group: Child[], graceMs: number) {
-  const alive = group.filter((c) => !c.exited);
-  for (const c of alive) if (c.proc.pid) c.proc.kill('SIGTERM'); // tsx relays it to its node child
-  const timer = new Promise((r) => setTimeout(r, graceMs).unref());
-  await Promise.race([Promise.all(alive.map((c) => c.done)), timer]);
-  for (const c of group) signalGroup(c, 'SIGKILL'); // stragglers and grandchildren
-}
+// ---- the supervisor ---------------------------------------------------------------------
+// node with tsx's loader directly (not the tsx wrapper): one process per child, which
+// gets our SIGTERM itself.
+const node = (name: string, script: string[], stopOrder = 0): ChildSpec => ({
+  name, command: process.execPath, args: ['--import', 'tsx', ...script], cwd: ROOT, stopOrder,
+});
+let exitCode = 0;
+const supervisor = new Supervisor({
+  output: (name, line, stream) => {
+    // The dev server complains about its own connections while it stops: drop that.
+    if (supervisor.isStopping && name === 'temporal' && line.includes('level=WARN')) return;
+    say(name, line, stream === 'stderr' ? process.stderr : process.stdout);
+  },
+  notice: (msg, level) => (level === 'error' ? fail(msg) : info(msg)),
+  onGiveUp: () => void shutdown(1),
+});
 
 let stopping: Promise<never> | undefined;
 function shutdown(code: number): Promise<never> {
-  // Later calls (the same Ctrl-C relayed by tsx, a child dying meanwhile) join the first.
+  // Later calls (a second signal, a child dying meanwhile) join the first.
   stopping ??= (async () => {
-    shuttingDown = true;
+    exitCode = code;
     info(code === 0 ? 'stopping…' : 'stopping after a failure…');
-    const temporal = children.filter((c) => c.name === 'temporal');
-    await stop(children.filter((c) => c.name !== 'temporal'), 10_000);
-    await stop(temporal, 10_000);
+    await supervisor.stop();
+    if (!externalTemporal) removeRecord(DEV_SERVER_RECORD);
     info('stopped');
-    process.exit(code);
+    process.exit(exitCode);
   })();
   return stopping;
 }
 
-// Ctrl-C reaches us twice (from the terminal and relayed by tsx's parent process), so
-// only a signal more than a second after the first one means "kill everything now".
+// A Ctrl-C in a terminal can reach us twice at once (the terminal's and one relayed by a
+// wrapper), so only a signal more than a second after the first means "kill everything now".
 let firstSignalAt = 0;
 for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   process.on(sig, () => {
     if (!firstSignalAt) firstSignalAt = Date.now();
     else if (Date.now() - firstSignalAt > 1000) {
       fail('second signal: killing everything now');
-      for (const c of children) signalGroup(c, 'SIGKILL');
+      supervisor.killAll();
       process.exit(130);
     }
     void shutdown(0);
   });
 }
-process.on('exit', () => {
-  for (const c of children) if (!c.exited) signalGroup(c, 'SIGKILL');
-});
+process.on('exit', () => supervisor.killAll());
 
 // ---- helpers ----------------------------------------------------------------------------
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function capture(cmd: string, args: string[]): Promise<{ code: number; out: string }> {
-  return new Promise((res) => {
-    const p = spawn(cmd, args, { cwd: ROOT, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    p.stdout.on('data', (d) => (out += d));
-    p.stderr.on('data', (d) => (out += d));
-    p.on('error', (e) => res({ code: 127, out: String(e) }));
-    p.on('exit', (code) => res({ code: code ?? 1, out }));
-  });
-}
 
 function portOpen(port: number, host = '127.0.0.1'): Promise<boolean> {
   return new Promise((res) => {
@@ -156,15 +100,20 @@ function portOpen(port: number, host = '127.0.0.1'): Promise<boolean> {
   });
 }
 
-async function waitFor(what: string, probe: () => Promise<boolean>, timeoutMs: number, watch?: Child) {
+async function waitFor(what: string, probe: () => Promise<boolean>, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (shuttingDown) return new Promise<never>(() => {}); // shutdown() exits the process
-    if (watch?.exited) throw new Error(`${watch.name} exited while waiting for ${what}`);
+    if (supervisor.isStopping) return new Promise<never>(() => {}); // shutdown() exits the process
     if (await probe()) return;
     await sleep(250);
   }
   throw new Error(`timed out after ${timeoutMs / 1000}s waiting for ${what}`);
+}
+
+/** A short CLI call, run through the supervisor so that a stop ends it too. */
+async function cli(args: string[]): Promise<{ code: number; out: string }> {
+  const { code, stdout } = await supervisor.runOnce({ name: 'temporal', command: TEMPORAL_CLI, args, cwd: ROOT }, true);
+  return { code, out: stdout.join('\n') };
 }
 
 // ---- the steps --------------------------------------------------------------------------
@@ -172,7 +121,7 @@ async function waitFor(what: string, probe: () => Promise<boolean>, timeoutMs: n
 // one succeeds too, but makes the server log a warning).
 async function ensureSearchAttributes() {
   const conn = ['--address', TEMPORAL_ADDRESS, '--namespace', NAMESPACE];
-  const list = await capture(TEMPORAL_CLI, ['operator', 'search-attribute', 'list', '-o', 'json', ...conn]);
+  const list = await cli(['operator', 'search-attribute', 'list', '-o', 'json', ...conn]);
   let have: Record<string, string> = {};
   try {
     have = JSON.parse(list.out).customAttributes ?? {};
@@ -181,60 +130,47 @@ async function ensureSearchAttributes() {
   }
   const missing = SEARCH_ATTRIBUTES.filter((a) => !have[a]);
   if (!missing.length) return;
-  const sa = await capture(TEMPORAL_CLI, [
-    'operator', 'search-attribute', 'create',
-    ...missing.flatMap((a) => ['--name', a]),
-    '--type', 'Keyword',
-    ...conn,
-  ]);
-  if (sa.code !== 0 && !/already exists/i.test(sa.out)) {
-    throw new Error(`registering search attributes failed: ${sa.out.trim()}`);
-  }
+  const sa = await cli(['operator', 'search-attribute', 'create', ...missing.flatMap((a) => ['--name', a]), '--type', 'Keyword', ...conn]);
+  if (sa.code !== 0 && !/already exists/i.test(sa.out)) throw new Error(`registering search attributes failed: ${sa.out.trim()}`);
   info(`registered search attributes: ${missing.join(', ')}`);
+}
+
+function devServerArgs(dbFile: string): string[] {
+  // A new database gets the search attributes at start-up (usable at once); an existing
+  // one has them already (the flag would only log "already exists"). Decided per (re)start.
+  const fresh = !existsSync(dbFile);
+  return [
+    'server', 'start-dev',
+    '--db-filename', dbFile,
+    '--ui-port', String(TEMPORAL_UI_PORT),
+    '--port', String(TEMPORAL_PORT),
+    '--namespace', NAMESPACE,
+    '--log-level', 'warn',
+    // WAL with synchronous=normal: survives a crash of any process, only an OS crash
+    // can lose the last transactions; about twice the workflow throughput of the default
+    '--sqlite-pragma', 'journal_mode=wal',
+    '--sqlite-pragma', 'synchronous=normal',
+    ...(fresh ? SEARCH_ATTRIBUTES.flatMap((a) => ['--search-attribute', `${a}=Keyword`]) : []),
+  ];
 }
 
 async function startTemporal() {
   if (!existsSync(TEMPORAL_CLI)) throw new Error(`Temporal CLI not found at ${TEMPORAL_CLI}: run bash scripts/ensure.sh`);
-  let server: Child | undefined;
   if (externalTemporal) {
     info(`using Temporal at ${TEMPORAL_ADDRESS} (TEMPORAL_ADDRESS is set)`);
-  } else if (await portOpen(TEMPORAL_PORT)) {
-    info(`something already listens on 127.0.0.1:${TEMPORAL_PORT}; using it as Temporal`);
   } else {
-    mkdirSync(DATA, { recursive: true });
-    const dbFile = join(DATA, 'temporal.sqlite');
-    // A new database gets the search attributes at start-up (usable at once); an existing
-    // one has them already (the flag would only log "already exists").
-    const fresh = !existsSync(dbFile);
-    server = run(
-      'temporal',
-      TEMPORAL_CLI,
-      [
-        'server', 'start-dev',
-        '--db-filename', dbFile,
-        '--ui-port', String(TEMPORAL_UI_PORT),
-        '--port', String(TEMPORAL_PORT),
-        '--namespace', NAMESPACE,
-        '--log-level', 'warn',
-        // WAL with synchronous=normal: survives a crash of any process, only an OS crash
-        // can lose the last transactions; about twice the workflow throughput of the default
-        '--sqlite-pragma', 'journal_mode=wal',
-        '--sqlite-pragma', 'synchronous=normal',
-        ...(fresh ? SEARCH_ATTRIBUTES.flatMap((a) => ['--search-attribute', `${a}=Keyword`]) : []),
-      ],
-      { longRunning: true },
-    );
+    mkdirSync(STATE_DIR, { recursive: true });
+    await clearLeftoverDevServer(DEV_SERVER_RECORD, [TEMPORAL_PORT, TEMPORAL_UI_PORT], (p) => portOpen(p), info);
+    const dbFile = join(STATE_DIR, 'temporal.sqlite');
+    supervisor.supervise({
+      name: 'temporal', command: TEMPORAL_CLI, args: () => devServerArgs(dbFile), cwd: ROOT, stopOrder: 1,
+      onStart: (pid) => writeRecord(DEV_SERVER_RECORD, { pid, port: TEMPORAL_PORT, dbFile, startedAt: new Date().toISOString() }),
+    });
   }
   const health = ['operator', 'cluster', 'health', '--address', TEMPORAL_ADDRESS];
-  await waitFor(`Temporal at ${TEMPORAL_ADDRESS}`, async () => (await capture(TEMPORAL_CLI, health)).code === 0, 60_000, server);
+  await waitFor(`Temporal at ${TEMPORAL_ADDRESS}`, async () => (await cli(health)).code === 0, 60_000);
   await ensureSearchAttributes();
-  info(`Temporal ready at ${TEMPORAL_ADDRESS}${server ? `, Web UI http://localhost:${TEMPORAL_UI_PORT}` : ''}`);
-}
-
-async function migrate() {
-  const m = run('migrate', TSX, ['db/migrate.ts'], { longRunning: false });
-  const code = await m.done;
-  if (code !== 0) throw new Error(`migrations failed (exit ${code})`);
+  info(`Temporal ready at ${TEMPORAL_ADDRESS}${externalTemporal ? '' : `, Web UI http://localhost:${TEMPORAL_UI_PORT}`}`);
 }
 
 async function apiHealthy(): Promise<boolean> {
@@ -248,25 +184,14 @@ async function apiHealthy(): Promise<boolean> {
 }
 
 async function bootstrap() {
-  const out: string[] = [];
-  const admin = run('admin', TSX, ['scripts/admin.ts', 'bootstrap'], { longRunning: false, captureStdout: out });
-  const code = await admin.done;
+  const { code, stdout } = await supervisor.runOnce(node('admin', ['scripts/admin.ts', 'bootstrap']), true);
   if (code !== 0) {
-    for (const line of out) say('admin', line);
+    for (const line of stdout) say('admin', line);
     fail(`admin bootstrap failed (exit ${code}); the services keep running`);
     return;
   }
-  const text = out.join('\n').trim();
-  let pretty = text;
-  try {
-    pretty = JSON.stringify(JSON.parse(text), null, 2);
-  } catch {
-    /* print as is */
-  }
-  const bar = '═'.repeat(60);
-  console.log(`\n${paint(1, bar)}\n${paint(1, 'Demo credentials:')}\n${paint(32, pretty)}`);
+  printDemoCredentials(stdout.join('\n').trim(), { paint, production: process.env.NODE_ENV === 'production' });
   console.log(`API: http://localhost:${API_PORT}   Temporal: ${TEMPORAL_ADDRESS}`);
-  console.log(`${paint(1, bar)}\n`);
 }
 
 async function main() {
@@ -275,24 +200,25 @@ async function main() {
     throw new Error(`port ${API_PORT} is already in use (another npm start?): stop it or set PORT`);
   }
   await startTemporal();
-  await migrate();
+  const migrate = await supervisor.runOnce(node('migrate', ['db/migrate.ts']));
+  if (migrate.code !== 0) throw new Error(`migrations failed (exit ${migrate.code})`);
   if (!process.env.SMTP_URL) {
     // no mail server configured: a local one that keeps every message in .data/mail/
-    process.env.MAIL_SINK_DIR ??= join(ROOT, '.data', 'mail');
+    process.env.MAIL_SINK_DIR ??= join(STATE_DIR, 'mail');
     process.env.MAIL_SINK_PORT ??= '2525';
     process.env.SMTP_URL = `smtp://127.0.0.1:${process.env.MAIL_SINK_PORT}`;
-    run('mail', TSX, ['scripts/mail-sink.ts'], { longRunning: true });
+    supervisor.supervise(node('mail', ['scripts/mail-sink.ts']));
   }
-  const api = run('api', TSX, ['api/server.ts'], { longRunning: true });
-  for (const q of TASK_QUEUES) run(`worker:${q}`, TSX, ['workers/main.ts', q], { longRunning: true });
-  await waitFor(`the API on :${API_PORT}/v1/health`, apiHealthy, 120_000, api);
+  supervisor.supervise(node('api', ['api/server.ts']));
+  for (const q of TASK_QUEUES) supervisor.supervise(node(`worker:${q}`, ['workers/main.ts', q]));
+  await waitFor(`the API on :${API_PORT}/v1/health`, apiHealthy, 120_000);
   info(`API ready on http://localhost:${API_PORT}; workers: ${TASK_QUEUES.join(', ')}`);
   await bootstrap();
   info('running; Ctrl-C stops everything');
 }
 
 main().catch((err: Error) => {
-  if (shuttingDown) return;
+  if (supervisor.isStopping) return;
   fail(err.message);
   void shutdown(1);
 });

@@ -16,6 +16,9 @@ export REDIS_URL="${TEST_REDIS_URL:-$REDIS_URL}"
 export NODE_ENV=test
 # the end-to-end tests' webhook receivers listen on 127.0.0.1 (never set this in production)
 export WEBHOOK_ALLOW_LOOPBACK=1
+# every test connects from 127.0.0.1: the failed-auth throttle per IP (10 a minute by
+# default) would let one test's wrong keys starve another's; its own test sets a small one
+export RATE_LIMITS="${RATE_LIMITS:-auth-failures=100000}"
 export TEMPORAL_NAMESPACE="${TEMPORAL_NAMESPACE:-default}"
 
 TEMPORAL_PID=""

@@ -7,8 +7,9 @@ export class SigningKey {
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'signing_keys_pkey' })
   kid!: string;
 
-  @Column({ name: 'private_jwk', type: 'jsonb' })
-  privateJwk!: JWK;
+  /** the private JWK as JSON, sealed with the secret box (context `signing_keys:<kid>`) */
+  @Column({ name: 'private_key_box', type: 'text' })
+  privateKeyBox!: string;
 
   @Column({ name: 'public_jwk', type: 'jsonb' })
   publicJwk!: JWK;

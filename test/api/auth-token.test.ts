@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, importJWK, jwtVerify, SignJWT } from 'jose';
 import { authCacheStats } from '../../api/ticketing/auth';
+import { openPrivateJwk } from '../../api/ticketing/auth/signing-keys';
+import { webhookSecretKey } from '../../lib/webhooks/secret-box';
 import { startApi, type TestApi } from '../support/api';
 import { createApiKey, createOrganization } from '../support/factories';
 import { accessToken, createAuthTenant, errorCode, requestToken, revokeKeyDaysAgo } from '../support/auth-factories';
@@ -131,8 +133,9 @@ describe('POST /v1/auth/token and bearer authentication', () => {
     const forged = `${h}.${Buffer.from(JSON.stringify({ ...claims, org: 'org_other' })).toString('base64url')}.${s}`;
 
     // a token signed with our own key but already expired
-    const { rows } = await api.deps.db.query('SELECT kid, private_jwk FROM signing_keys ORDER BY created_at LIMIT 1');
-    const priv = await importJWK({ ...rows[0].private_jwk, alg: 'RS256' }, 'RS256');
+    const { kid } = decodeProtectedHeader(token);
+    const { rows } = await api.deps.db.query('SELECT kid, private_key_box FROM signing_keys WHERE kid = $1', [kid]);
+    const priv = await importJWK({ ...openPrivateJwk(webhookSecretKey(api.deps.config), kid!, rows[0].private_key_box), alg: 'RS256' }, 'RS256');
     const now = Math.floor(Date.now() / 1000);
     const expired = await new SignJWT({ org: t.org.id })
       .setProtectedHeader({ alg: 'RS256', kid: rows[0].kid })

@@ -29,8 +29,8 @@ export interface TestResponse {
  */
 export async function startApi(
   env: Partial<NodeJS.ProcessEnv> = {},
-  /** deps to replace on the real ones, e.g. `resolveHost` so no test needs real DNS */
-  overrides: Partial<Pick<AppDeps, 'resolveHost'>> = {},
+  /** deps to replace on the real ones, e.g. `resolveHost` so no test needs real DNS, a `logger` that captures */
+  overrides: Partial<Pick<AppDeps, 'resolveHost' | 'logger'>> = {},
 ): Promise<TestApi> {
   const deps = Object.assign(await createDeps(loadConfig({ ...process.env, ...env })), overrides);
   const server: Server = await new Promise((resolve) => {

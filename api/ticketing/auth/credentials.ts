@@ -1,6 +1,7 @@
 import type { AppDeps } from '../../deps';
 import { errors } from '../../errors';
 import { hashApiKey, keyKindOf } from '../../../lib/api-keys';
+import { webhookSecretKey } from '../../../lib/webhooks/secret-box';
 import type { AuthContext } from '../access';
 import { apiKeysRepository, type ApiKeysRepository, type KeyRow } from '../../../db/repositories/api-keys';
 import { signingKeys, type SigningKeys } from './signing-keys';
@@ -47,7 +48,8 @@ export function authServices(deps: AppDeps): AuthServices {
 
 function createAuthServices(deps: AppDeps): AuthServices {
   const repo = apiKeysRepository(deps.db);
-  const signing = signingKeys(deps.db, deps.config.jwtPrivateKeyPem, deps.logger);
+  // the secret-box key opens the stored private signing keys (never kept in the database)
+  const signing = signingKeys(deps.db, deps.config.jwtPrivateKeyPem, deps.logger, () => webhookSecretKey(deps.config));
   const { tokens, keys } = newAuthCaches<TokenClaims, KeyRow | null>();
   // Concurrent misses for the same key share one query (a cold start under load).
   const inflight = new Map<string, Promise<KeyRow | null>>();

@@ -10,6 +10,7 @@ import { newId } from '../../../lib/ids';
 import { auth, requireScope, type AuthContext } from '../access';
 import { authServices, type AuthServices } from './credentials';
 import type { KeyReach } from '../../../db/repositories/api-keys';
+import { failureThrottle } from './failure-throttle';
 import { presentKey } from './presenters';
 import { applyRateLimit } from '../../kit/rate-limit';
 import { gate, planLimits } from './rate-limit';
@@ -23,24 +24,29 @@ export function publicAuthRouter(deps: AppDeps): Router {
   const limits = planLimits(deps.config);
   const router = new Router();
 
+  const throttle = failureThrottle(deps.redis, deps.config.authFailuresPerIp);
+  const refuse = async (ip: string): Promise<never> => {
+    await throttle.recordFailure(ip);
+    throw errors.unauthorized('Invalid API key for this organization');
+  };
+
   // Public: Idempotency-Key is kept per caller address (there is no credential yet).
   router.post('/auth/token', idempotency(deps, { scopeOf: (ctx) => `ip:${ctx.ip}` }), async (ctx) => {
     const body = parse(TokenRequest, ctx.request.body);
-    const kind = keyKindOf(body.apiKey);
-    if (kind === 'sdk_') {
+    if (keyKindOf(body.apiKey) === 'sdk_') {
       throw errors.validation('apiKey: sdk keys cannot be exchanged for access tokens; send them directly as the Bearer value');
     }
-    if (!kind) throw errors.unauthorized('Invalid API key');
+    // An address that failed too often is refused before its key is even looked at.
+    await throttle.refuseIfBlocked(ctx.ip);
+    // One path for every key, well-formed or not: hash, look up, compare; one answer for
+    // unknown, malformed, revoked and other-organization keys: nothing to probe.
     const row = await services.keyByHash(hashApiKey(body.apiKey));
-    // One answer for unknown, revoked and other-organization keys: nothing to probe.
-    if (!row || row.revokedAt || row.type !== 'server' || row.organizationId !== body.organizationId) {
-      throw errors.unauthorized('Invalid API key for this organization');
-    }
+    if (!row || row.revokedAt || row.type !== 'server' || row.organizationId !== body.organizationId) return refuse(ctx.ip);
     // A token exchange is a request made with the key: it counts against its limit.
     const result = await gate(deps.redis, row.id, limits[row.plan]);
     if (result.blocked) {
       services.forget(row.id);
-      throw errors.unauthorized('Invalid API key for this organization');
+      return refuse(ctx.ip);
     }
     applyRateLimit(ctx, result);
     services.touch(row.id);

@@ -1,0 +1,31 @@
+import type { Middleware } from 'koa';
+import type { Logger } from '../../lib/logger';
+
+/**
+ * One line per request once it is answered: id, method, path, status, duration, client
+ * address and the request headers. Credentials in the headers (Authorization, Cookie,
+ * X-Api-Key) are redacted by the logger's paths (lib/logger.ts), in every environment.
+ * The query string is left out: it is not ours to keep. Answered health probes (load
+ * balancers, `npm start` polling every 250 ms) are left out too: they would drown the rest.
+ */
+export function requestLog(logger: Logger): Middleware {
+  return async (ctx, next) => {
+    const started = process.hrtime.bigint();
+    try {
+      await next();
+    } finally {
+      const probe = ctx.status < 400 && ctx.path.endsWith('/health');
+      if (!probe && logger.isLevelEnabled('info')) {
+        logger.info(
+          {
+            requestId: ctx.state.requestId,
+            req: { method: ctx.method, path: ctx.path, ip: ctx.ip, headers: ctx.headers },
+            res: { status: ctx.status },
+            ms: Number(process.hrtime.bigint() - started) / 1e6,
+          },
+          'request',
+        );
+      }
+    }
+  };
+}
