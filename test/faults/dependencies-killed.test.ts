@@ -192,4 +192,4 @@ test('kill the ticketing worker, Temporal, PostgreSQL and Redis in turn under a 
   for await (const wf of api.deps.temporal.workflow.list({ query: `WorkflowType = 'ticketWorkflow'` })) workflows.push(wf.workflowId);
   const allIds = new Set(all);
   for (const w of workflows) assert.ok(allIds.has(w.replace(/^ticket\//, '')), `workflow ${w} has no row`);
-}, 170_000);
+}, 240_000);
