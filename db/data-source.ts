@@ -23,9 +23,9 @@ export const MIGRATIONS = [
   TypeormMetadata1732160000006,
   Push1732160000020,
   WebhookEndpointPause1732160000050,
+  SigningKeysEncrypted1732170000001,
   EventsRetention1732160000070,
   CreateOutbox1732160000080,
-  SigningKeysEncrypted1732170000001,
 ];
 
 /** `statementTimeoutMs`: 0 for migrations, which may legitimately run long. */
