@@ -177,7 +177,7 @@ test('kill the ticketing worker, Temporal, PostgreSQL and Redis in turn under a 
   const ids = new Set(rows.map((r) => r.id));
   for (const e of events.filter((e) => ids.has(e.subject_id))) assert.equal(e.n, 1);
   // every ticket's workflow runs (the outbox drained), and triage is on every ticket
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 90_000;
   for (;;) {
     const pending = (await db.query('SELECT count(*)::int AS n FROM ticket_workflow_starts')).rows[0].n;
     const untriaged = (await db.query(`SELECT count(*)::int AS n FROM tickets WHERE workspace_id = $1 AND NOT ai_triaged`, [t.workspace.id])).rows[0].n;

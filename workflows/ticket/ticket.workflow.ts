@@ -49,7 +49,8 @@ const side = proxyActivities<TicketActivities>({
 const triage = proxyActivities<TicketActivities>({
   startToCloseTimeout: '45 seconds',
   scheduleToCloseTimeout: '6 hours',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+  // at most 10 s between attempts: once PostgreSQL is back, triage follows within seconds
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 seconds' },
 });
 
 class DeadlineMoved extends Error {}
