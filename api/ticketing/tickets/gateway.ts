@@ -41,16 +41,22 @@ export async function changeTicket<Ret, Args extends [any, ...any[]]>(
   args: Args,
   requestedStatus?: TicketStatus,
 ): Promise<Ret> {
+  const send = () => withinDeadline(deps, () => deps.temporal.workflow.getHandle(ticketWorkflowId(ticketId)).executeUpdate(update, { args }));
   try {
-    return await withinDeadline(deps, () => deps.temporal.workflow.getHandle(ticketWorkflowId(ticketId)).executeUpdate(update, { args }));
-  } catch (err) {
-    const failure = err instanceof WorkflowUpdateFailedError ? err.cause : undefined;
-    if (failure instanceof ApplicationFailure && failure.type) throw fromFailure(ticketId, failure);
-    if (err instanceof WorkflowNotFoundError) {
+    try {
+      return await send();
+    } catch (err) {
+      if (!(err instanceof WorkflowNotFoundError)) throw err;
       // created, but the start dispatcher has not started its workflow yet: start it with this change
       const pending = await findTicketStart(deps.db, ticketId);
-      if (pending) return startWithChange(deps, pending, update, args);
+      if (pending) return await startWithChange(deps, pending, update, args);
+      // or the dispatcher started it (and dropped the entry) between the two reads
+      return await send();
     }
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    const failure = err instanceof WorkflowUpdateFailedError ? err.cause : undefined;
+    if (failure instanceof ApplicationFailure && failure.type) throw fromFailure(ticketId, failure);
     if (err instanceof WorkflowNotFoundError || isCompleted(err)) {
       const stored = await findTicket(deps.db, ticketId);
       if (!stored) throw errors.ticketNotFound(ticketId);
