@@ -172,7 +172,7 @@ describe('OpenAI-compatible endpoint (real HTTP server on 127.0.0.1)', () => {
   });
 
   const ticket = { title: "Can't log in after 2FA reset", body: 'My authenticator codes are rejected.', playerName: 'Mira' };
-  const triagerFor = (timeoutMs = 1000, fallbacks: string[] = []) =>
+  const triagerFor = (timeoutMs = 10_000, fallbacks: string[] = []) =>
     createTriager({
       openai: { baseUrl, apiKey: 'sk-test', model: 'test-model', timeoutMs },
       onFallback: (reason) => fallbacks.push(reason),
@@ -209,7 +209,7 @@ describe('OpenAI-compatible endpoint (real HTTP server on 127.0.0.1)', () => {
     it(`falls back to the local model on ${failure}`, async () => {
       behaviour = failure;
       const fallbacks: string[] = [];
-      assertValidLocal(await triagerFor(1000, fallbacks).triage(ticket));
+      assertValidLocal(await triagerFor(10_000, fallbacks).triage(ticket));
       assert.match(fallbacks[0], reason);
     });
   }
