@@ -1,6 +1,8 @@
 // `npm run admin -- bootstrap`: idempotently creates the demo tenant of the ticketing
-// API and prints ONE JSON object with what a client needs to call it:
-//   { "ticketing": { "organizationId", "workspaceId", "apiKey", "agentId" } }
+// API and the push API's demo account, and prints ONE JSON object with what a client
+// needs to call them:
+//   { "ticketing": { "organizationId", "workspaceId", "apiKey", "agentId" },
+//     "push": { "email", "password", "appId", "apiKey" } }   (scripts/push-bootstrap.ts)
 // Running it again prints the same ids and, while it is still valid, the same key.
 // `npm run admin -- rotate-signing-key`: a new token signing key (docs/auth.md, "Signing keys").
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -15,6 +17,8 @@ import { webhookSecretKey } from '../lib/webhooks/secret-box';
 import { rotateSigningKey } from '../api/ticketing/auth/signing-keys';
 import { loadConfig } from '../lib/config';
 import { newId } from '../lib/ids';
+import { loadEnvFile } from './env-file';
+import { bootstrapPush } from './push-bootstrap';
 
 // Fixed, well-known ids (same shape as generated ones: prefix + 26 base32 characters),
 // so every run finds the rows of the previous one with ON CONFLICT DO NOTHING.
@@ -86,7 +90,7 @@ async function bootstrapTicketing(db: Db) {
 
 const COMMANDS: Record<string, (db: Db) => Promise<unknown>> = {
   async bootstrap(db) {
-    return { ticketing: await bootstrapTicketing(db) };
+    return { ticketing: await bootstrapTicketing(db), push: await bootstrapPush(db, loadConfig(), CREDENTIALS_FILE) };
   },
   async 'rotate-signing-key'(db) {
     const config = loadConfig();
@@ -102,6 +106,8 @@ async function main() {
     console.error(`usage: npm run admin -- <${Object.keys(COMMANDS).join('|')}>`);
     process.exit(2);
   }
+  // the checkout's local stack (database, secret-box key) unless the environment says otherwise
+  loadEnvFile(resolve(__dirname, '..', '.data', 'env'));
   const db = await connectDb(loadConfig().databaseUrl, 2);
   try {
     // stdout carries only the JSON, so callers can pipe it to jq

@@ -113,7 +113,9 @@ async function main(): Promise<number> {
     NODE_ENV: 'test',
     LOG_LEVEL: 'warn',
     // the fuzzer sends thousands of requests with one key: the spec limits would 429 it
-    RATE_LIMITS: 'starter=1000000,growth=1000000,scale=1000000',
+    RATE_LIMITS:
+      'starter=1000000,growth=1000000,scale=1000000,push-auth-ip=1000000,push-token=1000000,push-anonymous-ip=1000000,' +
+      'push-devices-register=1000000,push-event-fire=1000000,push-notifications-send=1000000',
     DEMO_CREDENTIALS_FILE: join(tmp, 'credentials.json'),
   };
   for (const k of Object.keys(env)) if (k.startsWith('TRIAGE_OPENAI_') || k === 'SMTP_URL') delete env[k];
@@ -121,7 +123,9 @@ async function main(): Promise<number> {
   for (const k of Object.keys(process.env)) if (!(k in env)) delete process.env[k];
 
   execFileSync(TSX, ['db/migrate.ts'], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
-  const creds = JSON.parse(execFileSync(TSX, ['scripts/admin.ts', 'bootstrap'], { cwd: ROOT, env, encoding: 'utf8' })).ticketing;
+  const bootstrapped = JSON.parse(execFileSync(TSX, ['scripts/admin.ts', 'bootstrap'], { cwd: ROOT, env, encoding: 'utf8' }));
+  const creds = bootstrapped.ticketing;
+  const pushCreds = bootstrapped.push;
   await waitFor('Temporal dev server', async () => {
     try {
       execFileSync(cli, ['operator', 'cluster', 'health', '--address', `127.0.0.1:${temporalPort}`], { stdio: 'ignore' });
@@ -155,6 +159,15 @@ async function main(): Promise<number> {
     body: JSON.stringify({ workspaceId: creds.workspaceId, playerId: 'fuzz-player', displayName: 'Fuzz', email: 'fuzz@players.test' }),
   });
   if (!player.ok) throw new Error(`could not create the fuzz player: ${player.status} ${await player.text()}`);
+  // /api/v1: the push demo user's access token (it outlives the run: 15 min), its app offered as appId
+  const pushLogin = await fetch(`${base}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: pushCreds.email, password: pushCreds.password }),
+  });
+  if (!pushLogin.ok) throw new Error(`could not sign in the push demo user: ${pushLogin.status} ${await pushLogin.text()}`);
+  const pushToken = ((await pushLogin.json()) as { accessToken: string }).accessToken;
+  const authHeader = (doc: string) => (doc.startsWith('/api/v1/') ? `Bearer ${pushToken}` : `Bearer ${creds.apiKey}`);
   const config = join(tmp, 'schemathesis.toml');
   writeFileSync(
     config,
@@ -167,6 +180,8 @@ async function main(): Promise<number> {
       'values = ["fuzz-player"]',
       '[dictionaries.agent]',
       `values = ["${creds.agentId}"]`,
+      '[dictionaries.pushApp]',
+      `values = ["${pushCreds.appId}"]`,
       '[parameters]',
       '"body.playerId" = { dictionary = "player", probability = 0.7 }',
       '"query.playerId" = { dictionary = "player", probability = 0.5 }',
@@ -175,6 +190,9 @@ async function main(): Promise<number> {
       '"query.workspaceId" = { dictionary = "workspace", probability = 0.7 }',
       '"body.workspaceId" = { dictionary = "workspace", probability = 0.7 }',
       '"body.organizationId" = { dictionary = "organization", probability = 0.7 }',
+      '"path.appId" = { dictionary = "pushApp", probability = 0.5 }',
+      '"query.appId" = { dictionary = "pushApp", probability = 0.7 }',
+      '"body.appId" = { dictionary = "pushApp", probability = 0.7 }',
       '',
     ].join('\n'),
   );
@@ -184,7 +202,7 @@ async function main(): Promise<number> {
       log(`schemathesis ${doc}`);
       const code = await run(
         schemathesis,
-        ['--config-file', config, 'run', `${base}${doc}`, '--checks', CHECKS, '-H', `Authorization: Bearer ${creds.apiKey}`,
+        ['--config-file', config, 'run', `${base}${doc}`, '--checks', CHECKS, '-H', `Authorization: ${authHeader(doc)}`,
           '--max-examples', MAX_EXAMPLES, '--seed', SEED, '--workers', '1',
           '--request-timeout', '40', '--phases', 'examples,coverage,fuzzing', '--no-color',
           '--generation-database', 'none', '--suppress-health-check', 'all', '--warnings', 'off',

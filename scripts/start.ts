@@ -35,7 +35,7 @@ const API_PORT = Number(process.env.PORT);
 const TEMPORAL_CLI = process.env.TEMPORAL_CLI_PATH || join(ROOT, '.tools', 'venv', 'bin', 'temporal');
 const DEV_SERVER_RECORD = join(STATE_DIR, 'temporal-dev-server.json');
 
-const names = ['start', 'temporal', 'migrate', 'api', 'admin', 'mail', ...TASK_QUEUES.map((q) => `worker:${q}`)];
+const names = ['start', 'temporal', 'migrate', 'api', 'admin', 'mail', 'push-sink', ...TASK_QUEUES.map((q) => `worker:${q}`)];
 const { paint, say } = createPrefixedOutput(names);
 const info = (msg: string) => say('start', msg);
 const fail = (msg: string) => say('start', paint(31, msg), process.stderr);
@@ -208,6 +208,17 @@ async function main() {
     process.env.MAIL_SINK_PORT ??= '2525';
     process.env.SMTP_URL = `smtp://127.0.0.1:${process.env.MAIL_SINK_PORT}`;
     supervisor.supervise(node('mail', ['scripts/mail-sink.ts']));
+  }
+  if (!process.env.FCM_ENDPOINT || !process.env.APNS_ENDPOINT) {
+    // no real FCM / APNs configured: the local sink (FCM HTTP v1 + APNs over h2c) keeps
+    // every push in .data/push/{fcm,apns}.jsonl; the workers inherit the endpoints
+    process.env.PUSH_SINK_DIR ??= join(STATE_DIR, 'push');
+    process.env.PUSH_SINK_PORT ??= '4010';
+    const sinkUrl = `http://127.0.0.1:${process.env.PUSH_SINK_PORT}`;
+    process.env.FCM_ENDPOINT ||= sinkUrl;
+    process.env.APNS_ENDPOINT ||= sinkUrl;
+    supervisor.supervise(node('push-sink', ['scripts/push-sink.ts']));
+    await waitFor(`the push sink on ${sinkUrl}`, () => portOpen(Number(process.env.PUSH_SINK_PORT)), 30_000);
   }
   supervisor.supervise(node('api', ['api/server.ts']));
   for (const q of TASK_QUEUES) supervisor.supervise(node(`worker:${q}`, ['workers/main.ts', q]));

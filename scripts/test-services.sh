@@ -1,7 +1,8 @@
 # Sourced by scripts/test.sh once Temporal and the test database are ready: starts what
 # the end-to-end tests talk to beside the suite, the way `npm start` runs it: a real
-# SMTP server on loopback (scripts/mail-sink.ts) and one worker per task queue,
-# both stopped again when the test run exits.
+# SMTP server on loopback (scripts/mail-sink.ts), the FCM + APNs push sink
+# (scripts/push-sink.ts) and one worker per task queue, all stopped again when the
+# test run exits.
 TEST_SERVICE_PIDS=()
 
 stop_test_services() {
@@ -33,6 +34,27 @@ if [ -z "$sink_port" ]; then
   exit 1
 fi
 export SMTP_URL="smtp://127.0.0.1:$sink_port"
+
+# The push sink: FCM HTTP v1 + APNs (h2c) on a free port; tests and the push worker
+# reach it through FCM_ENDPOINT / APNS_ENDPOINT and read .data/test-push/{fcm,apns}.jsonl.
+export PUSH_SINK_DIR="$ROOT/.data/test-push"
+rm -rf "$PUSH_SINK_DIR" && mkdir -p "$PUSH_SINK_DIR"
+push_log="$ROOT/.data/logs/push-sink.log"
+PUSH_SINK_PORT="${PUSH_SINK_PORT:-0}" node_modules/.bin/tsx scripts/push-sink.ts >"$push_log" 2>&1 </dev/null &
+TEST_SERVICE_PIDS+=($!)
+push_url=""
+for _ in $(seq 1 120); do
+  push_url="$(sed -n 's/^push sink on \(http:\/\/[0-9.:]*\).*/\1/p' "$push_log" 2>/dev/null)"
+  [ -n "$push_url" ] && break
+  kill -0 "${TEST_SERVICE_PIDS[-1]}" 2>/dev/null || break
+  sleep 0.25
+done
+if [ -z "$push_url" ]; then
+  echo "[test] the push sink did not start:" >&2
+  cat "$push_log" >&2 || true
+  exit 1
+fi
+export FCM_ENDPOINT="$push_url" APNS_ENDPOINT="$push_url"
 
 # the queue names, from the worker registry (workers/registry.ts) itself
 queues="$(node_modules/.bin/tsx workers/list-queues.ts)" || { echo "[test] workers/list-queues.ts failed" >&2; exit 1; }

@@ -1,5 +1,6 @@
-// The /api/v1 OpenAPI document. Only /health is served until the push service's issue
-// lands; its routes will register here from their schemas.
+// The /api/v1 OpenAPI document. Each push resource registers its own paths from its
+// schemas in its folder's openapi.ts (imported by its routes), with one of the security
+// requirements below; the document is built on the first GET /api/v1/openapi.json.
 import { createApiDocs } from '../kit/openapi';
 import { PUSH_CODES } from '../kit/envelopes';
 import { z } from '../zod';
@@ -14,20 +15,27 @@ const docs = createApiDocs({
       .openapi({ description: 'On 400 (VALIDATION_FAILED): the messages per field' }),
   }),
   codes: PUSH_CODES,
+  bearerDescription: 'A user access token (RS256 JWT, audience push-api) from POST /auth/login, /auth/register or /auth/refresh',
   info: {
     title: 'Push Notification Service API',
     version: '1.0.0',
-    description: 'Document 3: push notifications. Only /health is served so far.',
+    description:
+      'Document 3: push notifications (accounts, apps, API keys, devices, segments, sends, analytics). ' +
+      'Rate limits per the spec; every response carries X-RateLimit-Limit/Remaining/Reset.',
   },
 });
 
-docs.registry.registerPath({
-  method: 'get',
-  path: '/api/v1/health',
-  summary: 'Liveness of the API process',
-  security: [],
-  responses: { 200: { description: 'up', content: { 'application/json': { schema: z.object({ status: z.literal('ok') }) } } } },
+const apiKeyScheme = docs.registry.registerComponent('securitySchemes', 'ApiKey', {
+  type: 'apiKey',
+  in: 'header',
+  name: 'Authorization',
+  description: 'An app API key: `Authorization: ApiKey <key>` (scoped to one app; created with POST /api-keys)',
 });
 
-export const { registry, errorResponses, security } = docs;
+/** Security requirements: a user token, an API key, or either (the spec's default). */
+export const USER_ONLY = [{ [docs.bearerAuth.name]: [] as string[] }];
+export const API_KEY_ONLY = [{ [apiKeyScheme.name]: [] as string[] }];
+export const USER_OR_API_KEY = [...USER_ONLY, ...API_KEY_ONLY];
+
+export const { registry, errorResponses, ErrorEnvelope } = docs;
 export const pushOpenApiDocument = docs.document;

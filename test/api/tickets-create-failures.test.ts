@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { Client, Connection } from '@temporalio/client';
 import { createApp } from '../../api/app';
 import { startApi, type TestApi } from '../support/api';
-import { startTcpProxy, viaProxy, type TcpProxy } from '../support/tcp-proxy';
+import { startTcpProxy, viaProxy, type TcpProxy } from '../support/tcp-switch';
 import { assertError, eventually, tenantWithPlayer, type Tenant } from '../support/tickets';
 import { ticketWorkflowId } from '../../workflows/ticket/contract';
 

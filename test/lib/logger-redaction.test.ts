@@ -39,5 +39,10 @@ describe('secrets in logs', () => {
     assert.match(prod, /org_1/);
     assert.match(prod, /hidden: NODE_ENV=production; `npm run admin -- bootstrap` prints it/);
     assert.equal(demoCredentialsText('sk_test_notjson', true).includes('sk_test_notjson'), false);
+    // the push block's password and key too
+    const push = JSON.stringify({ push: { email: 'demo@push.example.com', password: 'pw-secret-1', appId: 'a', apiKey: 'pk_secret' } });
+    const pushProd = demoCredentialsText(push, true);
+    assert.equal(pushProd.includes('pw-secret-1') || pushProd.includes('pk_secret'), false);
+    assert.match(pushProd, /demo@push\.example\.com/);
   });
 });

@@ -1,0 +1,46 @@
+import Router from '@koa/router';
+import './openapi';
+import { randomUUID } from 'node:crypto';
+import type { AppDeps } from '../../deps';
+import { carriesSecret } from '../../kit/headers';
+import { parse } from '../../kit/validation';
+import { findPushApiKey, insertPushApiKey, listPushApiKeys, revokePushApiKey } from '../../../db/repositories/push-api-keys';
+import { generatePushApiKey } from '../../../lib/push/api-keys';
+import { appFor, isUuid, notFound, pushAuth, requireUser } from '../auth';
+import { presentApiKey } from './presenters';
+import { CreateApiKeyRequest, ListApiKeysQuery } from './schema';
+
+/** An app's API keys, managed by its company's users (an API key gets 403 here). */
+export function pushApiKeysRouter(deps: AppDeps): Router {
+  const router = new Router();
+  const auth = pushAuth(deps, { schemes: ['user', 'apiKey'] });
+
+  router.post('/api-keys', auth, async (ctx) => {
+    requireUser(ctx);
+    const body = parse(CreateApiKeyRequest, ctx.request.body);
+    const app = await appFor(ctx, deps, body.appId);
+    const { key, prefix, hash } = generatePushApiKey();
+    const row = await insertPushApiKey(deps.db, { id: randomUUID(), appId: app.id, name: body.name, prefix, keyHash: hash });
+    ctx.status = 201;
+    ctx.body = { ...presentApiKey(row), key };
+    carriesSecret(ctx);
+  });
+
+  router.get('/api-keys', auth, async (ctx) => {
+    requireUser(ctx);
+    const { appId } = parse(ListApiKeysQuery, ctx.query);
+    const app = await appFor(ctx, deps, appId);
+    ctx.body = (await listPushApiKeys(deps.db, app.id)).map(presentApiKey);
+  });
+
+  router.delete('/api-keys/:keyId', auth, async (ctx) => {
+    const user = requireUser(ctx);
+    const id = ctx.params.keyId;
+    const key = isUuid(id) ? await findPushApiKey(deps.db, id) : null;
+    if (!key || key.companyId !== user.companyId) throw notFound('API key', id);
+    await revokePushApiKey(deps.db, key.id);
+    ctx.status = 204;
+  });
+
+  return router;
+}

@@ -1,0 +1,52 @@
+// The push spec's Limits table (Document 3, "Limits"), each row a named group that
+// RATE_LIMITS can override (`push-auth-ip=5,push-token=50`; contracts.md, "Benchmarks
+// and limits"). Windows are the kit gate's rolling 60 s.
+import type { Context } from 'koa';
+import type { Bucket } from '../../kit/rate-limit';
+import { withOverrides } from '../../kit/rate-limit';
+import { clientIp, trustedProxies, type TrustedProxies } from '../../../lib/client-ip';
+import type { AppDeps } from '../../deps';
+
+export const PUSH_LIMIT_DEFAULTS = {
+  /** POST /auth/*: per client IP */
+  'push-auth-ip': 20,
+  /** POST /devices/register: per API key */
+  'push-devices-register': 1000,
+  /** POST /event-triggers/fire: per API key */
+  'push-event-fire': 5000,
+  /** POST /notifications/send: per API key */
+  'push-notifications-send': 100,
+  /** every other endpoint: per token (a user's tokens share one bucket) or per API key */
+  'push-token': 300,
+  /** requests without a usable credential (health, openapi.json, failed authentication): per client IP */
+  'push-anonymous-ip': 300,
+} as const;
+
+export type PushLimitGroup = keyof typeof PUSH_LIMIT_DEFAULTS;
+
+export interface PushLimits {
+  limitOf(group: PushLimitGroup): number;
+  /** the caller's address: the socket's, X-Forwarded-For only from TRUSTED_PROXIES */
+  clientIp(ctx: Context): string;
+  /** the bucket of a group for one subject (a key id, a user id, an address) */
+  bucket(group: PushLimitGroup, subject: string): Bucket;
+}
+
+const cache = new WeakMap<AppDeps, PushLimits>();
+
+export function pushLimits(deps: AppDeps): PushLimits {
+  let l = cache.get(deps);
+  if (!l) cache.set(deps, (l = createPushLimits(deps)));
+  return l;
+}
+
+function createPushLimits(deps: AppDeps): PushLimits {
+  const limits = withOverrides({ ...PUSH_LIMIT_DEFAULTS } as Record<PushLimitGroup, number>, deps.config.rateLimits);
+  const trusted: TrustedProxies = trustedProxies(deps.config.trustedProxies ?? []);
+  return {
+    limitOf: (group) => limits[group],
+    clientIp: (ctx) => clientIp(ctx.req.socket.remoteAddress, ctx.get('X-Forwarded-For') || undefined, trusted),
+    // hash tag on the subject: one slot per bucket on Redis Cluster
+    bucket: (group, subject) => ({ key: `push:rl:${group}:{${subject}}`, limit: limits[group] }),
+  };
+}

@@ -1,0 +1,148 @@
+// Authentication of the push API (push.md §1): `Authorization: Bearer <access token>`
+// for dashboard users, `Authorization: ApiKey <key>` for SDKs and servers (scoped to one
+// app). The middleware also takes the request's slot in its rate-limit group, so every
+// authenticated response carries X-RateLimit-*; a request without a usable credential is
+// counted per client IP before its 401 (failed authentication is throttled per IP).
+import type { Context, Middleware } from 'koa';
+import type { AppDeps } from '../../deps';
+import { AppError, errors } from '../../errors';
+import { idempotency } from '../../kit/idempotency';
+import { applyRateLimit, gate } from '../../kit/rate-limit';
+import { hashApiKey } from '../../../lib/api-keys';
+import { findLivePushKeyByHash, touchPushApiKey } from '../../../db/repositories/push-api-keys';
+import { findPushApp, type PushAppRecord } from '../../../db/repositories/push-apps';
+import { isPushTrialExpired } from '../../../db/repositories/push-users';
+import { authServices } from '../../ticketing/auth/credentials';
+import { pushLimits, type PushLimitGroup } from './limits';
+import { verifyAccessToken } from './tokens';
+
+export type PushPrincipal =
+  | { kind: 'user'; userId: string; companyId: string; isSuperAdmin: boolean }
+  | { kind: 'apiKey'; keyId: string; appId: string; companyId: string };
+
+export type PushScheme = 'user' | 'apiKey';
+
+export interface PushAuthOptions {
+  /** the credentials this route accepts */
+  schemes: PushScheme[];
+  /**
+   * The Limits table's group of the route: `push-devices-register`, `push-event-fire`,
+   * `push-notifications-send` (per key); default `push-token` (300 a minute per token).
+   */
+  limit?: PushLimitGroup;
+}
+
+const MAX_CREDENTIAL_LENGTH = 4096;
+const TOUCH_INTERVAL_MS = 60_000;
+
+export const unauthorized = (message = 'Missing or invalid credentials') => new AppError(401, 'UNAUTHORIZED', message);
+export const forbidden = (message: string) => new AppError(403, 'FORBIDDEN', message);
+export const notFound = (what: string, id: string) => new AppError(404, 'RESOURCE_NOT_FOUND', `No ${what} with id '${id}'`);
+
+function credentialOf(ctx: Context): { scheme: PushScheme; value: string } | null {
+  const header = ctx.get('Authorization');
+  if (!header || header.length > MAX_CREDENTIAL_LENGTH) return null;
+  const m = /^(Bearer|ApiKey)\s+(\S+)\s*$/i.exec(header);
+  if (!m) return null;
+  return { scheme: m[1].toLowerCase() === 'bearer' ? 'user' : 'apiKey', value: m[2] };
+}
+
+/** Per process: lastUsedAt is written at most once a minute per key. */
+const touchedAt = new Map<string, number>();
+
+export const trialExpired = () => new AppError(403, 'TRIAL_EXPIRED', "The company's trial has ended; ask for an extension");
+
+type Resolved = PushPrincipal & { trialExpired: boolean };
+
+async function resolve(deps: AppDeps, scheme: PushScheme, value: string): Promise<Resolved | null> {
+  if (scheme === 'user') {
+    const claims = await verifyAccessToken(authServices(deps).signing, value);
+    if (!claims) return null;
+    // read on every request: an operator's extension takes effect at once
+    return { kind: 'user', ...claims, trialExpired: await isPushTrialExpired(deps.db, claims.companyId) };
+  }
+  let row;
+  try {
+    row = await findLivePushKeyByHash(deps.db, hashApiKey(value));
+  } catch (err) {
+    deps.logger.error({ err }, 'push API key lookup failed');
+    throw errors.unavailable();
+  }
+  if (!row) return null;
+  const last = touchedAt.get(row.id) ?? 0;
+  if (Date.now() - last > TOUCH_INTERVAL_MS) {
+    touchedAt.set(row.id, Date.now());
+    await touchPushApiKey(deps.db, row.id).catch((err) => deps.logger.warn({ err }, 'lastUsedAt not recorded'));
+  }
+  return { kind: 'apiKey', keyId: row.id, appId: row.appId, companyId: row.companyId, trialExpired: row.trialExpired };
+}
+
+/**
+ * Sets `ctx.state.principal`; 401 UNAUTHORIZED when no accepted credential is present
+ * (a missing, malformed, unknown, expired or revoked one, or a scheme this route does
+ * not take), 403 TRIAL_EXPIRED when the company's trial has ended (contracts.md,
+ * "Ownership"), 429 RATE_LIMITED when the caller's window is full. Then the kit's
+ * Idempotency-Key handling for POSTs, scoped to the user or the key.
+ */
+export function pushAuth(deps: AppDeps, opts: PushAuthOptions): Middleware {
+  const limits = pushLimits(deps);
+  const group = opts.limit ?? 'push-token';
+  // Idempotency-Key on every authenticated POST (contracts.md), keyed per credential's owner.
+  const idem = idempotency(deps, {
+    scopeOf: (ctx) => {
+      const p = ctx.state.principal as PushPrincipal;
+      return p.kind === 'user' ? `push-user:${p.userId}` : `push-key:${p.keyId}`;
+    },
+  });
+  return async (ctx, next) => {
+    const cred = credentialOf(ctx);
+    const resolved = cred && opts.schemes.includes(cred.scheme) ? await resolve(deps, cred.scheme, cred.value) : null;
+    if (!resolved) {
+      applyRateLimit(ctx, await gate(deps.redis, limits.bucket('push-anonymous-ip', limits.clientIp(ctx))));
+      if (cred && !opts.schemes.includes(cred.scheme)) {
+        throw unauthorized(
+          opts.schemes.includes('user') ? 'This endpoint takes a user access token (Authorization: Bearer …)' : 'This endpoint takes an API key (Authorization: ApiKey …)',
+        );
+      }
+      throw unauthorized();
+    }
+    const { trialExpired: expired, ...principal } = resolved;
+    const subject = principal.kind === 'user' ? `user:${principal.userId}` : `key:${principal.keyId}`;
+    applyRateLimit(ctx, await gate(deps.redis, limits.bucket(group, subject)));
+    if (expired) throw trialExpired();
+    ctx.state.principal = principal as PushPrincipal;
+    await idem(ctx, next);
+  };
+}
+
+/** The principal pushAuth set. */
+export function principalOf(ctx: Context): PushPrincipal {
+  const p = ctx.state.principal as PushPrincipal | undefined;
+  if (!p) throw unauthorized();
+  return p;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (v: unknown): v is string => typeof v === 'string' && UUID.test(v);
+
+/**
+ * The app if the principal may use it. Another company's app and an unknown id are the
+ * same 404 RESOURCE_NOT_FOUND (nobody learns which ids exist elsewhere); an API key of
+ * another app of the same company is 403 FORBIDDEN (its scope is one app).
+ */
+export async function appFor(ctx: Context, deps: AppDeps, appId: string): Promise<PushAppRecord> {
+  const principal = principalOf(ctx);
+  const app = isUuid(appId) ? await findPushApp(deps.db, appId) : null;
+  if (!app || app.companyId !== principal.companyId) throw notFound('app', appId);
+  if (principal.kind === 'apiKey' && principal.appId !== app.id) {
+    throw forbidden('This API key belongs to another app');
+  }
+  return app;
+}
+
+/** Managing apps and keys needs a user: an API key (scoped to its app's use) gets 403. */
+export function requireUser(ctx: Context): Extract<PushPrincipal, { kind: 'user' }> {
+  const p = principalOf(ctx);
+  if (p.kind !== 'user') throw forbidden('This operation needs a user access token, not an API key');
+  return p;
+}

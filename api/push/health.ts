@@ -1,0 +1,64 @@
+// GET /api/v1/health (no auth): the spec's `{status, version, timestamp, checks}` with
+// `database` and `redis`. A dependency that does not answer within CHECK_TIMEOUT_MS is
+// `down` and the whole answer a 503 (with the push envelope's message and code) naming it.
+import type { Context, Middleware } from 'koa';
+import type { AppDeps } from '../deps';
+import { applyRateLimit, gate } from '../kit/rate-limit';
+import { pushLimits } from './auth/limits';
+
+/**
+ * The per-IP window of requests that need no credential (health, the OpenAPI document).
+ * Without Redis nothing can be counted: the request goes on without the headers, so
+ * health can still say that Redis is down.
+ */
+export function anonymousLimit(deps: AppDeps): Middleware {
+  const limits = pushLimits(deps);
+  return async (ctx, next) => {
+    let result;
+    try {
+      result = await gate(deps.redis, limits.bucket('push-anonymous-ip', limits.clientIp(ctx)));
+    } catch {
+      result = undefined;
+    }
+    if (result) applyRateLimit(ctx, result);
+    await next();
+  };
+}
+// eslint-disable-next-line @typescript-eslint/no-var-requires
+const { version } = require('../../package.json') as { version: string };
+
+const CHECK_TIMEOUT_MS = 2_000;
+
+type CheckStatus = 'ok' | 'down';
+
+async function check(probe: () => Promise<unknown>): Promise<CheckStatus> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      probe(),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error('timeout')), CHECK_TIMEOUT_MS);
+      }),
+    ]);
+    return 'ok';
+  } catch {
+    return 'down';
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export function pushHealth(deps: AppDeps) {
+  return async (ctx: Context) => {
+    const [database, redis] = await Promise.all([check(() => deps.db.query('SELECT 1')), check(() => deps.redis.ping())]);
+    const down = Object.entries({ database, redis }).filter(([, s]) => s === 'down').map(([name]) => name);
+    const body = { status: down.length ? 'unavailable' : 'ok', version, timestamp: new Date().toISOString(), checks: { database, redis } };
+    if (down.length) {
+      ctx.status = 503;
+      ctx.set('Retry-After', '5');
+      ctx.body = { ...body, message: `Unavailable: ${down.join(' and ')} ${down.length > 1 ? 'are' : 'is'} down`, code: 'SERVICE_UNAVAILABLE' };
+      return;
+    }
+    ctx.body = body;
+  };
+}

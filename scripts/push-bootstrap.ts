@@ -1,0 +1,91 @@
+// The push part of `npm run admin -- bootstrap`: a demo account (company, owner,
+// membership), one app with the local FCM and APNs credentials the push sink accepts
+// (lib/push/demo-credentials.ts), and an
+// app API key. Printed as `push: { email, password, appId, apiKey }`; every run prints
+// the same values while they still work. The password is derived from the checkout's
+// secret-box key (so every run, and two runs at once, agree on it without storing it);
+// the key is kept beside the ticketing demo key under .data/, owner-only, because only
+// its hash is stored.
+import { createHmac, randomUUID } from 'node:crypto';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import type { Db } from '../db/db';
+import { insertPushApiKey } from '../db/repositories/push-api-keys';
+import { setPushAppCredentials } from '../db/repositories/push-apps';
+import {
+  ensurePushApp,
+  ensurePushCompany,
+  ensurePushMembership,
+  ensurePushUser,
+  isLivePushKey,
+  setPushUserPassword,
+} from '../db/repositories/push-demo';
+import { findPushUserById } from '../db/repositories/push-users';
+import { hashPassword, verifyPassword } from '../api/push/auth/passwords';
+import { hashApiKey } from '../lib/api-keys';
+import type { Config } from '../lib/config';
+import { generatePushApiKey } from '../lib/push/api-keys';
+import { sealCredentials } from '../lib/push/credential-box';
+import { demoCredentials } from '../lib/push/demo-credentials';
+import { webhookSecretKey } from '../lib/webhooks/secret-box';
+
+export const PUSH_DEMO = {
+  companyId: '00000000-0000-4000-8000-000000000001',
+  userId: '00000000-0000-4000-8000-000000000002',
+  appId: '00000000-0000-4000-8000-000000000003',
+  email: 'demo@push.example.com',
+};
+
+interface Stored {
+  keyId?: string;
+  apiKey?: string;
+}
+
+async function readStored(file: string): Promise<Stored> {
+  try {
+    return JSON.parse(await readFile(file, 'utf8')) ?? {};
+  } catch {
+    return {};
+  }
+}
+
+async function writeStored(file: string, s: Stored): Promise<void> {
+  await mkdir(dirname(file), { recursive: true });
+  await writeFile(file, JSON.stringify(s, null, 2) + '\n', { mode: 0o600 });
+  await chmod(file, 0o600);
+}
+
+export async function bootstrapPush(db: Db, config: Config, ticketingCredentialsFile: string) {
+  const file = join(dirname(ticketingCredentialsFile), `push-${basename(ticketingCredentialsFile)}`);
+  const stored = await readStored(file);
+
+  const password = createHmac('sha256', webhookSecretKey(config)).update('push demo password v1').digest('base64url').slice(0, 20);
+  const userId = await db.transaction(async (m) => {
+    await ensurePushCompany(m, { id: PUSH_DEMO.companyId, name: 'Demo Studio' });
+    const id = await ensurePushUser(m, { id: PUSH_DEMO.userId, email: PUSH_DEMO.email, name: 'Demo Developer', passwordHash: await hashPassword(password) });
+    await ensurePushMembership(m, id, PUSH_DEMO.companyId);
+    await ensurePushApp(m, { id: PUSH_DEMO.appId, companyId: PUSH_DEMO.companyId, name: 'Demo App', bundleId: 'com.example.demo', platform: 'Android' });
+    return id;
+  });
+  const user = (await findPushUserById(db, userId))!;
+  if (!(await verifyPassword(user.passwordHash, password))) {
+    // changed since (or the secret-box key was): the demo password is the derived one again
+    await setPushUserPassword(db, userId, await hashPassword(password));
+  }
+
+  // the local sink's credentials (generated once per checkout), written on every run so
+  // the app keeps working with the sink after the credentials file was regenerated
+  const creds = demoCredentials();
+  await setPushAppCredentials(db, PUSH_DEMO.appId, 'fcm', sealCredentials(config, PUSH_DEMO.appId, 'fcm', { serviceAccountJson: creds.serviceAccountJson }));
+  await setPushAppCredentials(db, PUSH_DEMO.appId, 'apns', sealCredentials(config, PUSH_DEMO.appId, 'apns', creds.apns));
+
+  let { keyId, apiKey } = stored;
+  if (!keyId || !apiKey || !(await isLivePushKey(db, keyId, hashApiKey(apiKey), PUSH_DEMO.appId))) {
+    const k = generatePushApiKey();
+    keyId = randomUUID();
+    apiKey = k.key;
+    await insertPushApiKey(db, { id: keyId, appId: PUSH_DEMO.appId, name: 'demo bootstrap key', prefix: k.prefix, keyHash: k.hash });
+  }
+  await writeStored(file, { keyId, apiKey });
+  return { email: PUSH_DEMO.email, password, appId: PUSH_DEMO.appId, apiKey };
+}
