@@ -1,7 +1,7 @@
 import net from 'node:net';
 
-/** (unlike tcp-proxy.ts's one-way cut, this one comes back: `up()`)
 /**
+ * (Unlike tcp-proxy.ts, whose cut is for good, this one comes back with `up()`.)
  * A loopback TCP proxy in front of a dependency (PostgreSQL, Redis): `down()` drops every
  * connection and refuses new ones, as a dependency that has died does; `up()` serves again.
  */
