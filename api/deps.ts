@@ -21,7 +21,7 @@ export interface AppDeps {
 
 export async function createDeps(config: Config): Promise<AppDeps & { close(): Promise<void> }> {
   const db = await connectDb(config.databaseUrl);
-  const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableAutoPipelining: true });
+  const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableAutoPipelining: true, commandTimeout: 3000, connectTimeout: 3000 });
   const connection = await Connection.connect({ address: config.temporalAddress });
   const temporal = new Client({ connection, namespace: config.temporalNamespace });
   return {

@@ -12,6 +12,7 @@ import { WebhookEndpointPause1732160000050 } from './migrations/1732160000050-We
 import { SigningKeysEncrypted1732170000001 } from './migrations/1732170000001-SigningKeysEncrypted';
 import { ENTITIES } from './entities';
 import { EventsRetention1732160000070 } from './migrations/1732160000070-EventsRetention';
+import { CreateOutbox1732160000080 } from './migrations/1732160000080-CreateOutbox';
 
 // Schema changes only ever come from the hand-written migrations listed here;
 // `synchronize` stays off so TypeORM never alters a table by itself.
@@ -24,9 +25,11 @@ export const MIGRATIONS = [
   WebhookEndpointPause1732160000050,
   SigningKeysEncrypted1732170000001,
   EventsRetention1732160000070,
+  CreateOutbox1732160000080,
 ];
 
-export function createDataSource(url: string, poolSize = 20): DataSource {
+/** `statementTimeoutMs`: 0 for migrations, which may legitimately run long. */
+export function createDataSource(url: string, poolSize = 20, statementTimeoutMs = 8000): DataSource {
   return new DataSource({
     type: 'postgres',
     url,
@@ -37,7 +40,17 @@ export function createDataSource(url: string, poolSize = 20): DataSource {
     // db/entities: the model in code. They never change the schema (synchronize is off);
     // test/db/entities-match-schema.test.ts proves they agree with the migrations.
     entities: ENTITIES,
-    extra: { max: poolSize },
+    extra: {
+      max: poolSize,
+      // A PostgreSQL that is down or stuck is an error within seconds, never a hang:
+      // the API answers 503 within 10 s and activities fail and retry (docs/reliability.md).
+      connectionTimeoutMillis: 3000,
+      statement_timeout: statementTimeoutMs,
+      // The dev/test cluster runs with synchronous_commit = off (scripts/ensure.sh); what
+      // the application commits (an acknowledged create, a step a workflow records as
+      // done) must survive a crash of PostgreSQL, so its own sessions turn it back on.
+      options: '-c synchronous_commit=on',
+    },
     logging: false,
   });
 }

@@ -3,7 +3,7 @@ import { loadConfig } from '../lib/config';
 import { createDataSource } from './data-source';
 
 async function main() {
-  const ds = createDataSource(process.env.DATABASE_URL ?? loadConfig().databaseUrl, 2);
+  const ds = createDataSource(process.env.DATABASE_URL ?? loadConfig().databaseUrl, 2, 0);
   await ds.initialize();
   const applied = await ds.runMigrations({ transaction: 'each' });
   for (const m of applied) console.log(`migrated: ${m.name}`);

@@ -7,6 +7,7 @@ import { createTriager } from '../activities/triage/triager';
 import { TICKETING_QUEUE } from '../workflows/ticket/contract';
 import type { QueueEntry } from './queue-entry';
 import { ensureSchedules } from './schedules';
+import { createTicketStartDispatcher } from './ticket-start-dispatcher';
 
 export const ticketingQueue: QueueEntry = {
   name: TICKETING_QUEUE,
@@ -30,9 +31,12 @@ export const ticketingQueue: QueueEntry = {
       ...createMaintenanceActivities({ db }),
     };
   },
-  // the schedules whose workflows this queue runs exist once its worker is up
-  async sideJobs({ client }) {
+  // the schedules whose workflows this queue runs exist once its worker is up; the start
+  // dispatcher starts the workflows of tickets the API stored (the create outbox)
+  async sideJobs({ db, client, logger }) {
     await ensureSchedules(client);
-    return async () => undefined;
+    const dispatcher = createTicketStartDispatcher({ db, client, logger });
+    await dispatcher.start();
+    return () => dispatcher.stop();
   },
 };

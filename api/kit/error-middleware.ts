@@ -2,6 +2,7 @@ import type { Context, Middleware } from 'koa';
 import { AppError, errors } from '../errors';
 import type { Logger } from '../../lib/logger';
 import { ticketingEnvelope, type ErrorEnvelope } from './envelopes';
+import { isDependencyDown } from './dependency-errors';
 
 // Koa, koa-body (co-body/raw-body) and http-errors signal client mistakes with `status`/`expose`.
 function fromHttpError(err: any, bodyLimit: string): AppError | undefined {
@@ -26,7 +27,8 @@ export interface ErrorHandlerOptions {
 
 /**
  * The only place an error becomes a response. Each API prefix has its own envelope
- * (the three specs are not reconciled); anything unexpected is logged and is a 500.
+ * (the three specs are not reconciled); a dependency that is down (dependency-errors.ts)
+ * is a 503 with Retry-After; anything else unexpected is logged and is a 500.
  * A path that exists but does not serve the method is a 405 with `Allow` (OPTIONS
  * answers 204 with it); a path that does not exist is a 404.
  */
@@ -48,6 +50,11 @@ export function errorHandler(opts: ErrorHandlerOptions): Middleware {
       }
     } catch (raw: any) {
       let err = raw instanceof AppError ? raw : fromHttpError(raw, opts.bodyLimit);
+      if (!err && isDependencyDown(raw)) {
+        // PostgreSQL, Redis, Temporal or a worker is down: the client may retry (a 500 is a bug)
+        opts.logger.warn({ err: raw, path: ctx.path, requestId: ctx.state.requestId }, 'dependency unavailable');
+        err = errors.unavailable();
+      }
       if (!err) {
         opts.logger.error({ err: raw, path: ctx.path, requestId: ctx.state.requestId }, 'unhandled error');
         err = new AppError(500, 'internal_error', 'Internal server error');

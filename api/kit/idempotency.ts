@@ -6,7 +6,8 @@ import {
   completeIdempotencyKey,
   expireIdempotencyKey,
   findIdempotencyKey,
-  forgetIdempotencyKey,
+  leaseSecondsLeft,
+  releaseIdempotencyKey,
 } from '../../db/repositories/idempotency-keys';
 import type { AppDeps } from '../deps';
 import { errors } from '../errors';
@@ -14,6 +15,20 @@ import { rawBody } from './input-limits';
 
 const TTL_HOURS = 24;
 const MAX_KEY_LENGTH = 255;
+/**
+ * How long a request holds its key (contracts.md: "tens of seconds"). Every request is
+ * answered within 10 s, so a lease that lapses belongs to a request that died.
+ */
+export const idempotencyLeaseSeconds = () => Number(process.env.IDEMPOTENCY_LEASE_SECONDS ?? 20);
+
+/** `ctx.state.idempotency` while a keyed request runs. */
+export interface IdempotencyState {
+  scope: string;
+  key: string;
+  token: string;
+  /** what an earlier attempt under this key created; the route replays it */
+  resourceId: string | null;
+}
 
 export interface IdempotencyOptions {
   /**
@@ -51,13 +66,16 @@ export function idempotency(deps: AppDeps, opts: IdempotencyOptions): Middleware
     const requestHash = createHash('sha256').update(`${ctx.method} ${ctx.path}\n${rawBody(ctx)}`).digest('hex');
 
     await expireIdempotencyKey(deps.db, scope, key, TTL_HOURS);
-    if (!(await claimIdempotencyKey(deps.db, scope, key, requestHash))) {
+    const claim = await claimIdempotencyKey(deps.db, scope, key, requestHash, idempotencyLeaseSeconds());
+    if (!claim) {
       const prior = await findIdempotencyKey(deps.db, scope, key);
       if (!prior || prior.requestHash !== requestHash) {
         throw errors.conflict('idempotency_key_reused', 'This Idempotency-Key was already used with a different request');
       }
       if (prior.statusCode === null) {
-        throw errors.conflict('idempotency_request_in_progress', 'A request with this Idempotency-Key is still in progress');
+        const err = errors.conflict('idempotency_request_in_progress', 'A request with this Idempotency-Key is still in progress');
+        err.headers['Retry-After'] = String(leaseSecondsLeft(prior));
+        throw err;
       }
       let body: unknown = prior.response ?? undefined;
       if (isSealed(body)) {
@@ -70,7 +88,9 @@ export function idempotency(deps: AppDeps, opts: IdempotencyOptions): Middleware
       return;
     }
 
-    const forget = () => forgetIdempotencyKey(deps.db, scope, key).catch(() => undefined);
+    ctx.state.idempotency = { scope, key, token: claim.token, resourceId: claim.resourceId } satisfies IdempotencyState;
+    // if even this fails (the database is down), the lease lapses by itself
+    const forget = () => releaseIdempotencyKey(deps.db, scope, key, claim.token).catch(() => undefined);
     try {
       await next();
     } catch (err) {

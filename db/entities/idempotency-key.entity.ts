@@ -20,6 +20,18 @@ export class IdempotencyKey {
   @Column({ type: 'jsonb', nullable: true })
   response!: unknown;
 
+  /** the lease of the request in flight: once it lapses, a retry with the key takes over */
+  @Column({ name: 'locked_until', type: 'timestamptz', nullable: true })
+  lockedUntil!: Date | null;
+
+  /** which claim holds the lease (a request that lost it must not commit its work) */
+  @Column({ name: 'lease_token', type: 'text', nullable: true })
+  leaseToken!: string | null;
+
+  /** what the first request created, written in the transaction that created it */
+  @Column({ name: 'resource_id', type: 'text', nullable: true })
+  resourceId!: string | null;
+
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
   createdAt!: Date;
 }

@@ -22,6 +22,7 @@ import { SigningKey } from './signing-key.entity';
 import { TicketAudit } from './ticket-audit.entity';
 import { TicketUsage } from './ticket-usage.entity';
 import { Ticket } from './ticket.entity';
+import { TicketWorkflowStart } from './ticket-workflow-start.entity';
 import { WebhookAttempt } from './webhook-attempt.entity';
 import { WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
@@ -50,6 +51,7 @@ export {
   Ticket,
   TicketAudit,
   TicketUsage,
+  TicketWorkflowStart,
   WebhookAttempt,
   WebhookDelivery,
   WebhookEndpoint,
@@ -68,6 +70,7 @@ export const ENTITIES = [
   TicketAudit,
   Event,
   TicketUsage,
+  TicketWorkflowStart,
   IdempotencyKey,
   Notification,
   WebhookEndpoint,

@@ -1,10 +1,14 @@
-// "No ticket without a workflow, and no workflow without a ticket", proven with real
-// failures: Temporal unreachable, and Postgres refusing the insert.
+// "No ticket without a workflow, and no workflow without a ticket" (issue 18, items 2, 4
+// and 5), proven with real failures: Temporal unreachable, PostgreSQL unreachable, and
+// PostgreSQL refusing the insert. The create path: row + outbox entry in one transaction
+// (docs/tickets.md); the ticketing worker's start dispatcher starts the workflow.
 import assert from 'node:assert/strict';
 import { Client, Connection } from '@temporalio/client';
 import { createApp } from '../../api/app';
 import { startApi, type TestApi } from '../support/api';
-import { assertError, tenantWithPlayer, type Tenant } from '../support/tickets';
+import { startTcpProxy, viaProxy, type TcpProxy } from '../support/tcp-switch';
+import { assertError, eventually, tenantWithPlayer, type Tenant } from '../support/tickets';
+import { ticketWorkflowId } from '../../workflows/ticket/contract';
 
 let api: TestApi;
 let t: Tenant;
@@ -17,48 +21,87 @@ afterAll(() => api?.stop());
 const countTickets = async (title: string) =>
   (await api.deps.db.query('SELECT count(*)::int AS n FROM tickets WHERE workspace_id = $1 AND title = $2', [t.workspace.id, title])).rows[0].n;
 
-test('Temporal unreachable: 503 and no ticket row', async () => {
-  // the same app, but its Temporal client points at a port nothing listens on
-  const deadTemporal = new Client({ connection: Connection.lazy({ address: '127.0.0.1:1', connectTimeout: '1s' }) });
-  const app = createApp({ ...api.deps, temporal: deadTemporal });
+async function withApp<T>(app: ReturnType<typeof createApp>, fn: (base: string) => Promise<T>): Promise<T> {
   const server = app.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   try {
-    const port = (server.address() as any).port;
-    const res = await fetch(`http://127.0.0.1:${port}/v1/tickets`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ workspaceId: t.workspace.id, playerId: t.player.playerId, title: 'temporal-down', body: 'x' }),
-    });
-    assertError({ status: res.status, body: await res.json() }, 503, 'service_unavailable');
-    assert.equal(await countTickets('temporal-down'), 0);
+    return await fn(`http://127.0.0.1:${(server.address() as any).port}`);
   } finally {
+    server.closeAllConnections();
     server.close();
   }
+}
+
+const createBody = (title: string) => JSON.stringify({ workspaceId: t.workspace.id, playerId: t.player.playerId, title, body: 'x' });
+
+test('Temporal unreachable: the create is accepted (201, row stored), its workflow starts from the outbox', async () => {
+  // the same app, but its Temporal client points at a port nothing listens on: the answer
+  // does not wait on Temporal, and the running start dispatcher starts the workflow
+  const deadTemporal = new Client({ connection: Connection.lazy({ address: '127.0.0.1:1', connectTimeout: '1s' }) });
+  const res = await withApp(createApp({ ...api.deps, temporal: deadTemporal }), (base) =>
+    fetch(`${base}/v1/tickets`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/json' },
+      body: createBody('temporal-down'),
+    }),
+  );
+  const ticket: any = await res.json();
+  assert.equal(res.status, 201, JSON.stringify(ticket));
+  assert.equal(await countTickets('temporal-down'), 1);
+  const got = await api.request('GET', `/v1/tickets/${ticket.id}`, { token: t.token });
+  assert.equal(got.status, 200);
+  assert.equal(got.body.status, 'open');
+  // the dispatcher of the suite's ticketing worker starts it, and triage fills the row
+  await eventually(async () => (await api.deps.temporal.workflow.getHandle(ticketWorkflowId(ticket.id)).describe().catch(() => null))?.status.name === 'RUNNING');
+  await eventually(async () => (await api.request('GET', `/v1/tickets/${ticket.id}`, { token: t.token })).body.aiTriaged === true);
+  await eventually(async () => (await api.deps.db.query('SELECT 1 FROM ticket_workflow_starts WHERE ticket_id = $1', [ticket.id])).rows.length === 0);
 });
 
-test('Postgres refuses the insert: 503, the workflow ends, no ticket row', async () => {
+describe('PostgreSQL unreachable', () => {
+  let proxy: TcpProxy;
+  let down: TestApi;
+  beforeAll(async () => {
+    const url = new URL(process.env.DATABASE_URL!);
+    proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
+    down = await startApi({ DATABASE_URL: viaProxy(process.env.DATABASE_URL!, proxy) });
+  });
+  afterAll(async () => {
+    await down?.stop();
+    await proxy?.close();
+  });
+
+  test('503 service_unavailable with Retry-After, within 10 s; served again once it is back', async () => {
+    proxy.down();
+    for (const [method, path] of [
+      ['POST', '/v1/tickets'],
+      ['GET', `/v1/tickets?workspaceId=${t.workspace.id}`],
+    ] as const) {
+      const res = await down.request(method, path, { token: t.token, rawBody: method === 'POST' ? createBody('pg-down') : undefined });
+      assertError(res, 503, 'service_unavailable');
+      assert.ok(Number(res.headers.get('retry-after')) > 0);
+    }
+    proxy.up();
+    const res = await eventually(async () => {
+      const r = await down.request('POST', '/v1/tickets', { token: t.token, rawBody: createBody('pg-back') });
+      return r.status === 201 && r;
+    });
+    assert.equal(res.status, 201);
+  });
+});
+
+test('Postgres refuses the insert (a bug, 500): nothing stored, no outbox entry, no workflow', async () => {
   const marker = `pg-refuses-${Date.now()}`;
-  // A constraint that rejects exactly this ticket makes every insert attempt fail in Postgres.
+  // A constraint that rejects exactly this ticket makes the insert fail in Postgres.
   await api.deps.db.query(`ALTER TABLE tickets ADD CONSTRAINT refuse_${marker.replace(/-/g, '_')} CHECK (title <> '${marker}') NOT VALID`);
   try {
     const res = await api.request('POST', '/v1/tickets', {
       token: t.token,
       body: { workspaceId: t.workspace.id, playerId: t.player.playerId, title: marker, body: 'x' },
     });
-    assertError(res, 503, 'service_unavailable');
+    assertError(res, 500, 'internal_error');
     assert.equal(await countTickets(marker), 0);
-    // the workflow that tried to store it has ended: nothing is left running without a ticket
-    const started = await api.deps.temporal.workflow.list({ query: `WorkspaceId = '${t.workspace.id}'` });
-    let found = 0;
-    for await (const wf of started) {
-      const desc = await api.deps.temporal.workflow.getHandle(wf.workflowId).describe();
-      if (desc.status.name === 'RUNNING') continue;
-      found++;
-      assert.equal(await api.deps.temporal.workflow.getHandle(wf.workflowId).result(), 'creation_failed');
-      assert.match(wf.workflowId, /^ticket\/tkt_/);
-    }
-    assert.equal(found, 1);
+    const pending = await api.deps.db.query(`SELECT count(*)::int AS n FROM ticket_workflow_starts WHERE input->>'title' = $1`, [marker]);
+    assert.equal(pending.rows[0].n, 0);
   } finally {
     await api.deps.db.query(`ALTER TABLE tickets DROP CONSTRAINT refuse_${marker.replace(/-/g, '_')}`);
   }

@@ -28,8 +28,10 @@ import {
   patchUpdate,
   resolveUpdate,
   ticketWorkflowId,
+  type CreateTicketInput,
   type EndedTicketInput,
 } from '../../workflows/ticket/contract';
+import { storeNewTicket } from '../../activities/tickets/insert';
 import { endedTicketWorkflow } from '../../workflows/ticket/ended-ticket.workflow';
 import { revokeKeyDaysAgo } from '../support/auth-factories';
 import { ticketWorkflow } from '../../workflows/ticket/ticket.workflow';
@@ -70,29 +72,28 @@ async function recordTicket(env: Env, db: DbHandle) {
   const agent = await createAgent(db, workspace.id);
   const ticketId = newId('tkt');
   const actor = { keyId: 'key_recorder' };
-  const handle = await env.client.workflow.start(ticketWorkflow, {
-    taskQueue,
-    workflowId: ticketWorkflowId(ticketId),
-    args: [
-      {
-        ticketId,
-        workspaceId: workspace.id,
-        organizationId: org.id,
-        playerRef: player.id,
-        playerId: player.playerId,
-        title: 'Stuck at the loading screen',
-        body: 'Every time I load the map the game freezes',
-        category: null,
-        priority: 'high',
-        source: 'steam',
-        tags: ['freeze'],
-        metadata: {},
-        createdAt: new Date(await env.currentTimeMs()).toISOString(),
-        searchAttributes: false,
-      },
-    ],
-  });
-  await handle.executeUpdate(createdUpdate);
+  // the create outbox (Nov 2026): the API stores the row, the workflow starts with `stored`
+  // (the history of the earlier path, whose workflow inserted the row, is
+  // ticket-lifecycle-2026-11-workflow-inserts.json)
+  const input: CreateTicketInput = {
+    ticketId,
+    workspaceId: workspace.id,
+    organizationId: org.id,
+    playerRef: player.id,
+    playerId: player.playerId,
+    title: 'Stuck at the loading screen',
+    body: 'Every time I load the map the game freezes',
+    category: null,
+    priority: 'high',
+    source: 'steam',
+    tags: ['freeze'],
+    metadata: {},
+    createdAt: new Date(await env.currentTimeMs()).toISOString(),
+    searchAttributes: false,
+    stored: true,
+  };
+  await db.tx((c) => storeNewTicket(c, input));
+  const handle = await env.client.workflow.start(ticketWorkflow, { taskQueue, workflowId: ticketWorkflowId(ticketId), args: [input] });
   await handle.executeUpdate(assignUpdate, { args: [{ agentId: agent.id, note: 'first line' }, actor] });
   await handle.executeUpdate(messageUpdate, { args: [{ messageId: newId('msg'), authorType: 'agent', authorId: agent.id, body: 'Try verifying files' }, actor] });
   await env.sleep('30h'); // past the resolution SLA of a high ticket

@@ -41,6 +41,12 @@ export interface CreateTicketInput {
   createdAt: string;
   /** upsert the WorkspaceId/TicketStatus/TicketPriority search attributes (off on servers without them) */
   searchAttributes?: boolean;
+  /**
+   * The API stored the row at creation (the create outbox, Nov 2026): the workflow only
+   * loads the workspace's settings and triages. Absent in histories of earlier tickets,
+   * whose workflow inserted the row itself.
+   */
+  stored?: boolean;
 }
 
 /** A ticket as stored: every field of the spec's ticket plus the agent-only notes. */

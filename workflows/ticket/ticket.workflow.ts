@@ -45,6 +45,14 @@ const side = proxyActivities<TicketActivities>({
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumAttempts: 5 },
 });
 
+// Triage of tickets created through the outbox: retried for as long as an outage may last.
+const triage = proxyActivities<TicketActivities>({
+  startToCloseTimeout: '45 seconds',
+  scheduleToCloseTimeout: '6 hours',
+  // at most 10 s between attempts: once PostgreSQL is back, triage follows within seconds
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 seconds' },
+});
+
 class DeadlineMoved extends Error {}
 
 /** What survives continue-as-new (ids, numbers and statuses: never the ticket's text). */
@@ -76,7 +84,12 @@ export async function ticketWorkflow(input: CreateTicketInput, carried?: Carried
   let busy = false;
 
   const rejectIfInvalid = (kind: ChangeKind, requested?: TicketStatus) => {
-    if (!state) throw ApplicationFailure.nonRetryable('The ticket is still being created', 'ticket_not_ready');
+    if (!state) {
+      // a stored ticket exists already: a change that arrives with the start (update-with-
+      // start) or before the settings are loaded waits for them and is checked then
+      if (input.stored) return;
+      throw ApplicationFailure.nonRetryable('The ticket is still being created', 'ticket_not_ready');
+    }
     if (deleted) throw ApplicationFailure.nonRetryable('The ticket was deleted', 'ticket_deleted');
     const rejection = checkChange(state.facts.status, kind, requested);
     if (rejection) throw ApplicationFailure.nonRetryable(rejection.message, rejection.type);
@@ -90,7 +103,7 @@ export async function ticketWorkflow(input: CreateTicketInput, carried?: Carried
     recheck?: () => void,
     at?: number,
   ): Promise<ChangeReply> {
-    await condition(() => !busy);
+    await condition(() => !busy && state !== null);
     busy = true;
     try {
       recheck?.();
@@ -160,7 +173,8 @@ export async function ticketWorkflow(input: CreateTicketInput, carried?: Carried
   if (!state) {
     let stored: { settings: WorkspaceSettings };
     try {
-      stored = await creation.insertTicket(input);
+      // the API stored the row (the create outbox); earlier tickets' workflows inserted it
+      stored = input.stored ? { settings: await storage.loadWorkspaceSettings({ workspaceId: input.workspaceId }) } : await creation.insertTicket(input);
     } catch (err) {
       // No ticket without a workflow, and no workflow without a ticket: end here.
       // a local activity's failure arrives as the ApplicationFailure itself, not wrapped
@@ -193,9 +207,12 @@ export async function ticketWorkflow(input: CreateTicketInput, carried?: Carried
       workspaceId: input.workspaceId,
     };
     created = { ticketId: input.ticketId, version: 1 };
-    await side
+    // Triage is retried until it is stored (an outage of PostgreSQL or of the classifier
+    // must not leave a ticket untriaged, issue 18 item 6); only a failure that retrying
+    // cannot help ends it, as triage is advisory: a ticket without it is still a ticket.
+    await (input.stored ? triage : side)
       .triageTicket({ ticketId: input.ticketId })
-      .catch(() => undefined); // triage is advisory: a ticket without it is still a ticket
+      .catch(() => undefined);
   }
 
   while (!deleted && state.facts.status !== 'closed') {

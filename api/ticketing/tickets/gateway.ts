@@ -3,16 +3,14 @@ import { ApplicationFailure, WorkflowNotFoundError, type UpdateDefinition } from
 import type { AppDeps } from '../../deps';
 import { AppError, errors } from '../../errors';
 import { findTicket } from '../../../db/repositories/tickets';
-import { quotaExceeded } from './quota';
+import { findTicketStart } from '../../../db/repositories/ticket-starts';
 import {
-  createdUpdate,
   deleteUpdate,
   ENDED_TICKET_WORKFLOW_TYPE,
   TICKET_WORKFLOW_TYPE,
   TICKETING_QUEUE,
   ticketWorkflowId,
   type Actor,
-  type CreatedReply,
   type CreateTicketInput,
   type EndedTicketInput,
   type TicketRecord,
@@ -20,30 +18,13 @@ import {
 import { checkChange, type ChangeKind, type TicketStatus } from '../../../workflows/ticket/ticket.logic';
 
 /**
- * The API's only way to change a ticket: through its workflow (design principle 1).
- * Creation is update-with-start, so a ticket whose workflow could not start is never
- * written. Replies carry ids and step numbers only; the routes read the row afterwards.
+ * Temporal calls of a request end within this many ms (DEADLINE_EXCEEDED → 503), so a
+ * Temporal server or a worker that is down never holds an answer past 10 s.
  */
-export async function startTicket(deps: AppDeps, input: CreateTicketInput): Promise<CreatedReply> {
-  const startWorkflowOperation = new WithStartWorkflowOperation(TICKET_WORKFLOW_TYPE, {
-    workflowId: ticketWorkflowId(input.ticketId),
-    taskQueue: TICKETING_QUEUE,
-    args: [input],
-    workflowIdConflictPolicy: 'USE_EXISTING',
-    searchAttributes: input.searchAttributes
-      ? { WorkspaceId: [input.workspaceId], TicketStatus: ['open'], TicketPriority: [input.priority] }
-      : undefined,
-  });
-  try {
-    return await deps.temporal.workflow.executeUpdateWithStart(createdUpdate, { startWorkflowOperation });
-  } catch (err) {
-    const failure = err instanceof WorkflowUpdateFailedError ? err.cause : undefined;
-    if (failure instanceof ApplicationFailure && failure.type === 'player_not_found') throw errors.playerNotFound(input.playerId);
-    // a concurrent create took the month's last ticket after this one passed the early check
-    if (failure instanceof ApplicationFailure && failure.type === 'ticket_quota_exceeded') throw quotaExceeded(Number(failure.details?.[0]));
-    deps.logger.warn({ err, ticketId: input.ticketId }, 'ticket creation failed');
-    throw errors.unavailable('The ticket could not be created; nothing was stored, retry later');
-  }
+export const TEMPORAL_DEADLINE_MS = 8000;
+
+function withinDeadline<R>(deps: AppDeps, fn: () => Promise<R>): Promise<R> {
+  return deps.temporal.withDeadline(Date.now() + TEMPORAL_DEADLINE_MS, fn);
 }
 
 /**
@@ -60,9 +41,20 @@ export async function changeTicket<Ret, Args extends [any, ...any[]]>(
   args: Args,
   requestedStatus?: TicketStatus,
 ): Promise<Ret> {
+  const send = () => withinDeadline(deps, () => deps.temporal.workflow.getHandle(ticketWorkflowId(ticketId)).executeUpdate(update, { args }));
   try {
-    return await deps.temporal.workflow.getHandle(ticketWorkflowId(ticketId)).executeUpdate(update, { args });
+    try {
+      return await send();
+    } catch (err) {
+      if (!(err instanceof WorkflowNotFoundError)) throw err;
+      // created, but the start dispatcher has not started its workflow yet: start it with this change
+      const pending = await findTicketStart(deps.db, ticketId);
+      if (pending) return await startWithChange(deps, pending, update, args);
+      // or the dispatcher started it (and dropped the entry) between the two reads
+      return await send();
+    }
   } catch (err) {
+    if (err instanceof AppError) throw err;
     const failure = err instanceof WorkflowUpdateFailedError ? err.cause : undefined;
     if (failure instanceof ApplicationFailure && failure.type) throw fromFailure(ticketId, failure);
     if (err instanceof WorkflowNotFoundError || isCompleted(err)) {
@@ -75,6 +67,37 @@ export async function changeTicket<Ret, Args extends [any, ...any[]]>(
     deps.logger.error({ err, ticketId }, 'ticket change failed');
     throw errors.unavailable();
   }
+}
+
+/** Update-with-start of a ticket whose outbox entry is still pending (its row is stored). */
+async function startWithChange<Ret, Args extends [any, ...any[]]>(
+  deps: AppDeps,
+  input: CreateTicketInput,
+  update: UpdateDefinition<Ret, Args>,
+  args: Args,
+): Promise<Ret> {
+  const startWorkflowOperation = new WithStartWorkflowOperation(TICKET_WORKFLOW_TYPE, {
+    workflowId: ticketWorkflowId(input.ticketId),
+    taskQueue: TICKETING_QUEUE,
+    args: [input],
+    workflowIdConflictPolicy: 'USE_EXISTING',
+    searchAttributes: searchAttributesOf(input),
+  });
+  try {
+    return await withinDeadline(deps, () => deps.temporal.workflow.executeUpdateWithStart(update, { args, startWorkflowOperation }));
+  } catch (err) {
+    const failure = err instanceof WorkflowUpdateFailedError ? err.cause : undefined;
+    if (failure instanceof ApplicationFailure && failure.type) throw fromFailure(input.ticketId, failure);
+    deps.logger.error({ err, ticketId: input.ticketId }, 'ticket change (with start) failed');
+    throw errors.unavailable();
+  }
+}
+
+/** The search attributes a ticket's workflow starts with (none on servers without them). */
+export function searchAttributesOf(input: CreateTicketInput) {
+  return input.searchAttributes
+    ? { WorkspaceId: [input.workspaceId], TicketStatus: ['open'], TicketPriority: [input.priority] }
+    : undefined;
 }
 
 /**
@@ -92,7 +115,7 @@ async function deleteEndedTicket(deps: AppDeps, stored: TicketRecord, actor: Act
     workflowIdConflictPolicy: 'USE_EXISTING',
   });
   try {
-    return await deps.temporal.workflow.executeUpdateWithStart(deleteUpdate, { args: [actor], startWorkflowOperation });
+    return await withinDeadline(deps, () => deps.temporal.workflow.executeUpdateWithStart(deleteUpdate, { args: [actor], startWorkflowOperation }));
   } catch (err) {
     const failure = err instanceof WorkflowUpdateFailedError ? err.cause : undefined;
     if (failure instanceof ApplicationFailure && failure.type) throw fromFailure(stored.id, failure);

@@ -7,7 +7,9 @@ import type { AppDeps } from '../../deps';
 import { errors } from '../../errors';
 import { parse } from '../../kit/validation';
 import { auth, requireScope, requireWorkspace } from '../access';
-import { changeTicket, startTicket } from './gateway';
+import { changeTicket } from './gateway';
+import { createTicket } from './create';
+import type { IdempotencyState } from '../../kit/idempotency';
 import { buildListQuery, countMatches } from './list-query';
 import { findPlayer, findPlayerByRef } from '../../../db/repositories/players';
 import { findAgent } from '../../../db/repositories/agents';
@@ -55,13 +57,21 @@ export function ticketsRouter(deps: AppDeps): Router {
   router.post('/tickets', async (ctx) => {
     const a = requireScope(ctx, 'tickets:write');
     const body = parse(CreateTicketBody, ctx.request.body);
+    const idem = ctx.state.idempotency as IdempotencyState | undefined;
+    if (idem?.resourceId) {
+      // an earlier attempt under this key created the ticket and died before answering
+      ctx.status = 201;
+      ctx.body = present.presentTicket(await storedTicket(idem.resourceId));
+      return;
+    }
     const ws = await requireWorkspace(ctx, deps, body.workspaceId);
     if (a.playerId && body.playerId !== a.playerId) throw errors.forbidden('An SDK key may only create tickets for its own player');
     const player = await findPlayerByRef(deps.db, ws.id, body.playerId);
     if (!player) throw errors.playerNotFound(body.playerId);
     await checkTicketQuota(deps.db, a.organizationId, a.plan);
-    const created = await startTicket(deps, {
-      ticketId: newId('tkt'),
+    const ticketId = newId('tkt');
+    await createTicket(deps, {
+      ticketId,
       workspaceId: ws.id,
       organizationId: a.organizationId,
       playerRef: player.id,
@@ -75,9 +85,9 @@ export function ticketsRouter(deps: AppDeps): Router {
       metadata: body.metadata,
       createdAt: new Date().toISOString(),
       searchAttributes: deps.config.temporalSearchAttributes,
-    });
+    }, idem);
     ctx.status = 201;
-    ctx.body = present.presentTicket(await storedTicket(created.ticketId));
+    ctx.body = present.presentTicket(await storedTicket(ticketId));
   });
 
   router.get('/tickets', async (ctx) => {
