@@ -8,9 +8,10 @@
 // its workflow is known to exist; a start that fails (Temporal down) is retried.
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
-import type { Db, Listener } from '../db/db';
+import type { Db } from '../db/db';
 import { claimTicketStarts, forgetTicketStarts } from '../db/repositories/ticket-starts';
 import type { Logger } from '../lib/logger';
+import { createOutboxDispatcher, type Dispatcher } from './outbox-dispatcher';
 import { TICKET_WORKFLOW_TYPE, TICKETING_QUEUE, ticketWorkflowId, type CreateTicketInput } from '../workflows/ticket/contract';
 
 export interface TicketStartDispatcherOptions {
@@ -25,10 +26,7 @@ export interface TicketStartDispatcherOptions {
   reclaimAfterMs?: number;
 }
 
-export interface TicketStartDispatcher {
-  start(): Promise<void>;
-  stop(): Promise<void>;
-}
+export type TicketStartDispatcher = Dispatcher;
 
 export function createTicketStartDispatcher(opts: TicketStartDispatcherOptions): TicketStartDispatcher {
   const { db, client, logger } = opts;
@@ -36,11 +34,6 @@ export function createTicketStartDispatcher(opts: TicketStartDispatcherOptions):
   const batchSize = opts.batchSize ?? 50;
   const pollIntervalMs = opts.pollIntervalMs ?? 1000;
   const reclaimAfterMs = opts.reclaimAfterMs ?? 5000;
-  let listener: Listener | undefined;
-  let poll: NodeJS.Timeout | undefined;
-  let stopped = false;
-  let running: Promise<void> | undefined;
-  let again = false;
 
   async function start(input: CreateTicketInput): Promise<void> {
     try {
@@ -61,65 +54,14 @@ export function createTicketStartDispatcher(opts: TicketStartDispatcherOptions):
     }
   }
 
-  async function drain(): Promise<void> {
-    for (;;) {
-      const claimed = await claimTicketStarts(db, { limit: batchSize, reclaimAfterMs });
-      if (!claimed.length) return;
-      const results = await Promise.allSettled(claimed.map(start));
-      await forgetTicketStarts(db, claimed.filter((_, i) => results[i].status === 'fulfilled').map((s) => s.ticketId));
-      const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-      // the unstarted ones stay claimed and are taken up again after reclaimAfterMs
-      if (failed) throw failed.reason;
-    }
-  }
-
-  function wake(): void {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = drain()
-      .catch((err) => logger.warn({ err }, 'starting ticket workflows failed; retrying on the next wake-up'))
-      .finally(() => {
-        running = undefined;
-        if (again) {
-          again = false;
-          wake();
-        }
-      });
-  }
-
-  async function listen(): Promise<void> {
-    try {
-      const l: Listener = await db.listen('ticket_starts', {
-        onNotify: wake,
-        onError(err) {
-          logger.warn({ err }, 'ticket start dispatcher lost its LISTEN connection; reconnecting');
-          if (listener === l) listener = undefined;
-          if (!stopped) setTimeout(() => listen(), pollIntervalMs);
-        },
-      });
-      listener = l;
-      wake(); // whatever committed before LISTEN
-    } catch (err) {
-      // PostgreSQL is down: the poll keeps draining once it is back, and LISTEN is retried
-      if (!stopped) setTimeout(() => listen(), pollIntervalMs);
-    }
-  }
-
-  return {
-    async start() {
-      await listen();
-      poll = setInterval(wake, pollIntervalMs);
-      poll.unref();
-    },
-    async stop() {
-      stopped = true;
-      clearInterval(poll);
-      await running;
-      await listener?.close();
-      listener = undefined;
-    },
-  };
+  return createOutboxDispatcher<CreateTicketInput>({
+    db,
+    logger,
+    channel: 'ticket_starts',
+    name: 'ticket start',
+    pollIntervalMs,
+    claim: () => claimTicketStarts(db, { limit: batchSize, reclaimAfterMs }),
+    start,
+    settle: (started) => forgetTicketStarts(db, started.map((s) => s.ticketId)),
+  });
 }

@@ -7,8 +7,9 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
 import { claimEvents, markDispatched, type ClaimedBatch } from '../activities/webhooks/fan-out';
-import type { Db, Listener } from '../db/db';
+import type { Db } from '../db/db';
 import type { Logger } from '../lib/logger';
+import { createOutboxDispatcher, type Dispatcher } from './outbox-dispatcher';
 import { TICKETING_RETRY_SCHEDULE } from '../lib/webhooks/retry-schedules';
 import {
   WEBHOOK_BATCH_WORKFLOW_TYPE,
@@ -37,11 +38,7 @@ export interface DispatcherOptions {
   reclaimAfterMs?: number;
 }
 
-export interface Dispatcher {
-  /** resolves once LISTEN is in place and the backlog pass has begun */
-  start(): Promise<void>;
-  stop(): Promise<void>;
-}
+export type { Dispatcher };
 
 export function createWebhookDispatcher(opts: DispatcherOptions): Dispatcher {
   const { db, client, logger } = opts;
@@ -50,11 +47,6 @@ export function createWebhookDispatcher(opts: DispatcherOptions): Dispatcher {
   const schedule = opts.schedule ?? TICKETING_RETRY_SCHEDULE;
   const pollIntervalMs = opts.pollIntervalMs ?? 1000;
   const reclaimAfterMs = opts.reclaimAfterMs ?? 30_000;
-  let listener: Listener | undefined;
-  let poll: NodeJS.Timeout | undefined;
-  let stopped = false;
-  let running: Promise<void> | undefined;
-  let again = false;
 
   async function start(batch: ClaimedBatch): Promise<void> {
     const input: WebhookBatchInput = { batchId: batch.batchId, deliveryIds: batch.deliveryIds, schedule };
@@ -71,63 +63,14 @@ export function createWebhookDispatcher(opts: DispatcherOptions): Dispatcher {
     }
   }
 
-  /** Claims and starts batches until the outbox is empty. */
-  async function drain(): Promise<void> {
-    for (;;) {
-      const claimed = await claimEvents(db, { limit: batchSize, reclaimAfterMs });
-      if (!claimed.length) return;
-      const results = await Promise.allSettled(claimed.map(start));
-      const started = claimed.filter((_, i) => results[i].status === 'fulfilled').map((b) => b.batchId);
-      await markDispatched(db, started);
-      const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-      // The unstarted ones stay claimed and are taken up again after reclaimAfterMs.
-      if (failed) throw failed.reason;
-    }
-  }
-
-  /** One drain at a time; a wake-up during a drain runs another right after it. */
-  function wake(): void {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = drain()
-      .catch((err) => logger.warn({ err }, 'webhook dispatch failed; retrying on the next wake-up'))
-      .finally(() => {
-        running = undefined;
-        if (again) {
-          again = false;
-          wake();
-        }
-      });
-  }
-
-  async function listen(): Promise<void> {
-    const l: Listener = await db.listen('events_outbox', {
-      onNotify: wake,
-      onError(err) {
-        logger.warn({ err }, 'webhook dispatcher lost its LISTEN connection; reconnecting');
-        if (listener === l) listener = undefined;
-        if (!stopped) setTimeout(() => listen().catch(() => undefined), pollIntervalMs);
-      },
-    });
-    listener = l;
-    wake(); // whatever committed before LISTEN
-  }
-
-  return {
-    async start() {
-      await listen();
-      poll = setInterval(wake, pollIntervalMs);
-      poll.unref();
-    },
-    async stop() {
-      stopped = true;
-      clearInterval(poll);
-      await running;
-      await listener?.close();
-      listener = undefined;
-    },
-  };
+  return createOutboxDispatcher<ClaimedBatch>({
+    db,
+    logger,
+    channel: 'events_outbox',
+    name: 'webhook',
+    pollIntervalMs,
+    claim: () => claimEvents(db, { limit: batchSize, reclaimAfterMs }),
+    start,
+    settle: (started) => markDispatched(db, started.map((b) => b.batchId)),
+  });
 }

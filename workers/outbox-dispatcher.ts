@@ -1,0 +1,102 @@
+// The loop both outbox dispatchers share (ticket starts, webhook batches): a NOTIFY on
+// `channel` wakes it the moment an outbox row commits, a poll covers a lost notification
+// or connection, one drain runs at a time (a wake-up during a drain runs another right
+// after it), and LISTEN is re-established when its connection dies or PostgreSQL is down.
+// A drain claims items (SKIP LOCKED in the caller's claim), starts each one, and settles
+// only those that started; the rest stay claimed and are taken up again after the
+// caller's reclaim time. Starting is the caller's business (a Temporal workflow start,
+// deduplicated by workflow id).
+import type { Db, Listener } from '../db/db';
+import type { Logger } from '../lib/logger';
+
+export interface OutboxDispatcherOptions<T> {
+  db: Db;
+  logger: Logger;
+  /** the NOTIFY channel of the outbox table */
+  channel: string;
+  /** for log lines: "ticket start", "webhook" */
+  name: string;
+  /** fallback poll when no notification arrives; also how soon LISTEN is retried */
+  pollIntervalMs: number;
+  claim(): Promise<T[]>;
+  start(item: T): Promise<void>;
+  /** called with the items whose start succeeded */
+  settle(started: T[]): Promise<void>;
+}
+
+export interface Dispatcher {
+  /** resolves once LISTEN is in place (or being retried) and the backlog pass has begun */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function createOutboxDispatcher<T>(opts: OutboxDispatcherOptions<T>): Dispatcher {
+  const { db, logger, pollIntervalMs } = opts;
+  let listener: Listener | undefined;
+  let poll: NodeJS.Timeout | undefined;
+  let stopped = false;
+  let running: Promise<void> | undefined;
+  let again = false;
+
+  /** Claims and starts until the outbox is empty. */
+  async function drain(): Promise<void> {
+    for (;;) {
+      const claimed = await opts.claim();
+      if (!claimed.length) return;
+      const results = await Promise.allSettled(claimed.map((item) => opts.start(item)));
+      await opts.settle(claimed.filter((_, i) => results[i].status === 'fulfilled'));
+      const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed) throw failed.reason;
+    }
+  }
+
+  function wake(): void {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = drain()
+      .catch((err) => logger.warn({ err }, `${opts.name} dispatch failed; retrying on the next wake-up`))
+      .finally(() => {
+        running = undefined;
+        if (again) {
+          again = false;
+          wake();
+        }
+      });
+  }
+
+  async function listen(): Promise<void> {
+    try {
+      const l: Listener = await db.listen(opts.channel, {
+        onNotify: wake,
+        onError(err) {
+          logger.warn({ err }, `${opts.name} dispatcher lost its LISTEN connection; reconnecting`);
+          if (listener === l) listener = undefined;
+          if (!stopped) setTimeout(() => listen(), pollIntervalMs);
+        },
+      });
+      listener = l;
+      wake(); // whatever committed before LISTEN
+    } catch {
+      // PostgreSQL is down: the poll keeps draining once it is back, and LISTEN is retried
+      if (!stopped) setTimeout(() => listen(), pollIntervalMs);
+    }
+  }
+
+  return {
+    async start() {
+      await listen();
+      poll = setInterval(wake, pollIntervalMs);
+      poll.unref();
+    },
+    async stop() {
+      stopped = true;
+      clearInterval(poll);
+      await running;
+      await listener?.close();
+      listener = undefined;
+    },
+  };
+}
