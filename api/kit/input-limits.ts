@@ -39,6 +39,11 @@ export function jsonProblem(value: unknown): [string, string] | null {
 
 /** Strict percent-decoding: invalid UTF-8 (`%FF`) or a NUL (`%00`) is a 400, never a driver error. */
 function checkUrlPart(raw: string, what: string): void {
+  // Nothing escaped (the common case): only a literal NUL can be wrong, no decoding needed.
+  if (!raw.includes('%')) {
+    if (raw.includes('\u0000')) throw errors.validation(`${what}: must not contain NUL characters`, { [what]: ['must not contain NUL characters'] });
+    return;
+  }
   let decoded: string;
   try {
     decoded = decodeURIComponent(raw.replace(/\+/g, ' '));
@@ -122,8 +127,10 @@ export function inputLimits(opts: InputLimitOptions): Middleware {
         checkUrlPart(value, name);
       }
     }
+    // GET, HEAD, OPTIONS carry no body to parse or check: straight on.
+    if (!PARSED_METHODS.includes(ctx.method)) return next();
     const original = ctx.req;
-    const checkUtf8 = PARSED_METHODS.includes(ctx.method) && !ctx.get('Content-Encoding') && ctx.is('json');
+    const checkUtf8 = !ctx.get('Content-Encoding') && ctx.is('json');
     if (checkUtf8) ctx.req = utf8Checked(original) as unknown as IncomingMessage;
     try {
       await parseBody(ctx, async () => undefined);
