@@ -18,6 +18,8 @@ export interface PushKeyPrincipalRow {
   appId: string;
   companyId: string;
   trialExpired: boolean;
+  /** when the company is on a trial: its end (a cached row is checked against it on each request) */
+  trialEndsAt: Date | null;
 }
 
 const COLUMNS = `id, app_id AS "appId", name, prefix, created_at AS "createdAt", last_used_at AS "lastUsedAt"`;
@@ -27,7 +29,8 @@ export async function findLivePushKeyByHash(executor: Executor, keyHash: string)
   const { rows } = await sql<PushKeyPrincipalRow>(
     executor,
     `SELECT k.id, k.app_id AS "appId", a.company_id AS "companyId",
-            (c.status = 'trial' AND c.trial_ends_at IS NOT NULL AND c.trial_ends_at <= now()) AS "trialExpired"
+            (c.status = 'trial' AND c.trial_ends_at IS NOT NULL AND c.trial_ends_at <= now()) AS "trialExpired",
+            CASE WHEN c.status = 'trial' THEN c.trial_ends_at END AS "trialEndsAt"
        FROM push_api_keys k JOIN push_apps a ON a.id = k.app_id JOIN push_companies c ON c.id = a.company_id
       WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
     [keyHash],

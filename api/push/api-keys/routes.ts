@@ -6,7 +6,7 @@ import { carriesSecret } from '../../kit/headers';
 import { parse } from '../../kit/validation';
 import { findPushApiKey, insertPushApiKey, listPushApiKeys, revokePushApiKey } from '../../../db/repositories/push-api-keys';
 import { generatePushApiKey } from '../../../lib/push/api-keys';
-import { appFor, isUuid, notFound, pushAuth, requireUser } from '../auth';
+import { appFor, isUuid, notFound, pushApiKeys, pushAuth, requireUser } from '../auth';
 import { presentApiKey } from './presenters';
 import { CreateApiKeyRequest, ListApiKeysQuery } from './schema';
 
@@ -38,6 +38,9 @@ export function pushApiKeysRouter(deps: AppDeps): Router {
     const id = ctx.params.keyId;
     const key = isUuid(id) ? await findPushApiKey(deps.db, id) : null;
     if (!key || key.companyId !== user.companyId) throw notFound('API key', id);
+    // the Redis marker first: every process refuses the key from the next request on,
+    // whatever its key cache holds (api/push/auth/api-key-cache.ts)
+    await pushApiKeys(deps).revoke([key.id]);
     await revokePushApiKey(deps.db, key.id);
     ctx.status = 204;
   });

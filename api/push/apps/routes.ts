@@ -14,7 +14,8 @@ import {
 } from '../../../db/repositories/push-apps';
 import { CredentialError, parseApnsConfig, parseFcmServiceAccount } from '../../../lib/push/credentials';
 import { sealCredentials } from '../../../lib/push/credential-box';
-import { appFor, principalOf, pushAuth, requireUser } from '../auth';
+import { listPushApiKeys } from '../../../db/repositories/push-api-keys';
+import { appFor, principalOf, pushApiKeys, pushAuth, requireUser } from '../auth';
 import { presentApp } from './presenters';
 import { ApnsConfigRequest, CreateAppRequest, FcmConfigRequest, UpdateAppRequest } from './schema';
 
@@ -62,7 +63,9 @@ export function pushAppsRouter(deps: AppDeps): Router {
   router.delete('/apps/:appId', any, async (ctx) => {
     requireUser(ctx);
     const app = await appFor(ctx, deps, ctx.params.appId);
-    // devices, keys, segments, sends and notifications go with it (ON DELETE CASCADE)
+    // its keys are refused from the next request on in every process (the key cache's
+    // Redis markers); devices, keys, segments, sends and notifications go with it (ON DELETE CASCADE)
+    await pushApiKeys(deps).revoke((await listPushApiKeys(deps.db, app.id)).map((k) => k.id));
     await deletePushApp(deps.db, app.id);
     ctx.status = 204;
   });

@@ -5,3 +5,4 @@ export { pushAuth, appFor, principalOf, requireUser, isUuid, unauthorized, forbi
 export type { PushPrincipal, PushScheme, PushAuthOptions } from './middleware';
 export type { PushAppRecord } from '../../../db/repositories/push-apps';
 export { pushLimits, PUSH_LIMIT_DEFAULTS, type PushLimitGroup } from './limits';
+export { pushApiKeys, pushKeyCacheStats, PUSH_KEY_TTL_MS } from './api-key-cache';

@@ -8,11 +8,11 @@ import type { AppDeps } from '../../deps';
 import { AppError, errors } from '../../errors';
 import { idempotency } from '../../kit/idempotency';
 import { applyRateLimit, gate } from '../../kit/rate-limit';
-import { hashApiKey } from '../../../lib/api-keys';
-import { findLivePushKeyByHash, touchPushApiKey } from '../../../db/repositories/push-api-keys';
+import { touchPushApiKey } from '../../../db/repositories/push-api-keys';
 import { findPushApp, type PushAppRecord } from '../../../db/repositories/push-apps';
 import { isPushTrialExpired } from '../../../db/repositories/push-users';
 import { authServices } from '../../ticketing/auth/credentials';
+import { pushApiKeys, pushKeyRevokedMarker } from './api-key-cache';
 import { pushLimits, type PushLimitGroup } from './limits';
 import { verifyAccessToken } from './tokens';
 
@@ -61,13 +61,8 @@ async function resolve(deps: AppDeps, scheme: PushScheme, value: string): Promis
     // read on every request: an operator's extension takes effect at once
     return { kind: 'user', ...claims, trialExpired: await isPushTrialExpired(deps.db, claims.companyId) };
   }
-  let row;
-  try {
-    row = await findLivePushKeyByHash(deps.db, hashApiKey(value));
-  } catch (err) {
-    deps.logger.error({ err }, 'push API key lookup failed');
-    throw errors.unavailable();
-  }
+  // cached per process (api-key-cache.ts); revocation is the Redis marker the gate checks
+  const row = await pushApiKeys(deps).resolve(value);
   if (!row) return null;
   const last = touchedAt.get(row.id) ?? 0;
   if (Date.now() - last > TOUCH_INTERVAL_MS) {
@@ -94,11 +89,12 @@ export function pushAuth(deps: AppDeps, opts: PushAuthOptions): Middleware {
       return p.kind === 'user' ? `push-user:${p.userId}` : `push-key:${p.keyId}`;
     },
   });
+  const refuse = async (ctx: Context) => applyRateLimit(ctx, await gate(deps.redis, limits.bucket('push-anonymous-ip', limits.clientIp(ctx))));
   return async (ctx, next) => {
     const cred = credentialOf(ctx);
     const resolved = cred && opts.schemes.includes(cred.scheme) ? await resolve(deps, cred.scheme, cred.value) : null;
     if (!resolved) {
-      applyRateLimit(ctx, await gate(deps.redis, limits.bucket('push-anonymous-ip', limits.clientIp(ctx))));
+      await refuse(ctx);
       if (cred && !opts.schemes.includes(cred.scheme)) {
         throw unauthorized(
           opts.schemes.includes('user') ? 'This endpoint takes a user access token (Authorization: Bearer …)' : 'This endpoint takes an API key (Authorization: ApiKey …)',
@@ -108,7 +104,15 @@ export function pushAuth(deps: AppDeps, opts: PushAuthOptions): Middleware {
     }
     const { trialExpired: expired, ...principal } = resolved;
     const subject = principal.kind === 'user' ? `user:${principal.userId}` : `key:${principal.keyId}`;
-    applyRateLimit(ctx, await gate(deps.redis, limits.bucket(group, subject)));
+    // an API key's slot and its revocation marker in one Redis round trip
+    const bucket = principal.kind === 'apiKey' ? { ...limits.bucket(group, subject), blockedKey: pushKeyRevokedMarker(principal.keyId) } : limits.bucket(group, subject);
+    const slot = await gate(deps.redis, bucket);
+    if (slot.blocked) {
+      // revoked (in this or another process): a failed authentication like any other
+      await refuse(ctx);
+      throw unauthorized();
+    }
+    applyRateLimit(ctx, slot);
     if (expired) throw trialExpired();
     ctx.state.principal = principal as PushPrincipal;
     await idem(ctx, next);
