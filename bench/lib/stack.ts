@@ -29,13 +29,36 @@ export interface Urls {
   temporal: string;
 }
 
-export function urls(): Urls {
+/**
+ * One bench's own corner of the machine, so that benches never touch each other's (or the
+ * dev and test) data: its ports, its database (dropped and recreated each run), its Redis
+ * logical database, and the prefix of its child processes' names and temp dirs.
+ */
+export interface StackSpec {
+  /** what the "port in use" message calls the bench, e.g. `bench:push` */
+  label: string;
+  /** prefix of the children's names (`push-` → `push-temporal`, `push-migrate`) */
+  prefix: string;
+  ports: { temporal: number; temporalUi: number; temporalMetrics: number } & Record<string, number>;
+  db: string;
+  /** Redis logical database: dev 0, test 1, `npm run bench` 2, bench:webhooks 3, bench:push 4 */
+  redisDb: number;
+}
+
+export const MAIN_STACK: StackSpec = { label: 'bench', prefix: '', ports: PORTS, db: BENCH_DB, redisDb: 2 };
+
+/** The URLs of a stack: the admin database, the stack's own database, Redis db and Temporal. */
+export function stackUrls(spec: StackSpec): Urls {
   const adminDb = process.env.DATABASE_URL ?? 'postgresql://support:support@127.0.0.1:54329/support';
   const u = new URL(adminDb);
-  u.pathname = `/${BENCH_DB}`;
+  u.pathname = `/${spec.db}`;
   const r = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:63799/0');
-  r.pathname = '/2'; // a logical database of its own: never touches the dev (0) or test (1) data
-  return { adminDb, benchDb: u.toString(), redis: r.toString(), temporal: `127.0.0.1:${PORTS.temporal}` };
+  r.pathname = `/${spec.redisDb}`; // a logical database of its own: never the dev (0) or test (1) data
+  return { adminDb, benchDb: u.toString(), redis: r.toString(), temporal: `127.0.0.1:${spec.ports.temporal}` };
+}
+
+export function urls(): Urls {
+  return stackUrls(MAIN_STACK);
 }
 
 export interface Machine {
@@ -89,58 +112,72 @@ export function temporalCli(): string {
   return cli;
 }
 
-export async function assertPortsFree(): Promise<void> {
-  for (const [name, port] of Object.entries(PORTS)) {
-    if (await portOpen(port)) throw new Error(`127.0.0.1:${port} (${name}) is in use: is another bench running? Stop it first.`);
+export async function assertPortsFree(spec: StackSpec = MAIN_STACK): Promise<void> {
+  for (const [name, port] of Object.entries(spec.ports)) {
+    if (await portOpen(port)) throw new Error(`127.0.0.1:${port} (${name}) is in use: is another ${spec.label} running? Stop it first.`);
   }
 }
 
-/** Drops and recreates support_bench (fresh data every run: reproducible), then migrates. */
-export async function prepareDatabase(u: Urls, logDir: string): Promise<string> {
+/** Drops and recreates the stack's database (fresh data every run: reproducible), then migrates. */
+export async function prepareDatabase(u: Urls, logDir: string, spec: StackSpec = MAIN_STACK): Promise<string> {
   const admin = new PgClient({ connectionString: u.adminDb });
   await admin.connect();
   const version = (await admin.query('SHOW server_version')).rows[0].server_version as string;
-  await admin.query(`DROP DATABASE IF EXISTS ${BENCH_DB} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${BENCH_DB}`);
+  await admin.query(`DROP DATABASE IF EXISTS ${spec.db} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${spec.db}`);
   await admin.end();
-  const m = startChild('migrate', TSX, ['db/migrate.ts'], { cwd: ROOT, env: { ...process.env, DATABASE_URL: u.benchDb }, logDir });
+  const m = startChild(`${spec.prefix}migrate`, TSX, ['db/migrate.ts'], { cwd: ROOT, env: { ...process.env, DATABASE_URL: u.benchDb }, logDir });
   await m.done;
   if (m.exitCode !== 0) throw new Error(`migrations failed (exit ${m.exitCode}); see ${m.logFile}`);
   return version;
 }
 
-export function startTemporal(logDir: string): { child: Child; dir: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'support-bench-'));
+/** The stack's Temporal dev server (SQLite in a temp dir); `extraArgs` for what-if experiments. */
+export function startTemporal(logDir: string, spec: StackSpec = MAIN_STACK, extraArgs: string[] = []): { child: Child; dir: string } {
+  const dir = mkdtempSync(join(tmpdir(), `support-${spec.prefix || 'bench-'}`));
   const child = startChild(
-    'temporal',
+    `${spec.prefix}temporal`,
     temporalCli(),
     [
       'server', 'start-dev', '--headless',
       '--ip', '127.0.0.1',
-      '--port', String(PORTS.temporal),
-      '--http-port', String(PORTS.temporalUi),
-      '--metrics-port', String(PORTS.temporalMetrics),
+      '--port', String(spec.ports.temporal),
+      '--http-port', String(spec.ports.temporalUi),
+      '--metrics-port', String(spec.ports.temporalMetrics),
       '--db-filename', join(dir, 'bench.sqlite'),
       ...SEARCH_ATTRIBUTES.flatMap((a) => ['--search-attribute', `${a}=Keyword`]),
       '--log-level', 'error',
       // the same SQLite settings as `npm start` (scripts/start.ts)
       '--sqlite-pragma', 'journal_mode=wal',
       '--sqlite-pragma', 'synchronous=normal',
+      ...extraArgs,
     ],
     { cwd: ROOT, env: process.env, logDir },
   );
   return { child, dir };
 }
 
-export async function waitForTemporal(child: Child): Promise<void> {
+export async function waitForTemporal(child: Child, spec: StackSpec = MAIN_STACK): Promise<void> {
   const cli = temporalCli();
   const healthy = () =>
     new Promise<boolean>((res) => {
-      const p = spawn(cli, ['operator', 'cluster', 'health', '--address', `127.0.0.1:${PORTS.temporal}`], { stdio: 'ignore' });
+      const p = spawn(cli, ['operator', 'cluster', 'health', '--address', `127.0.0.1:${spec.ports.temporal}`], { stdio: 'ignore' });
       p.on('exit', (code) => res(code === 0));
       p.on('error', () => res(false));
     });
   await waitFor('Temporal dev server', healthy, 60_000, child);
+}
+
+/**
+ * A TypeScript entry point as a child process: through tsx, or, when `profileDir` is set,
+ * `node --cpu-prof --import tsx` so the process writes a V8 CPU profile there when it
+ * exits (main thread and worker threads alike; open it in Chrome DevTools).
+ */
+export function startScript(name: string, script: string[], opts: { env: NodeJS.ProcessEnv; logDir: string; profileDir?: string }): Child {
+  const o = { cwd: ROOT, env: opts.env, logDir: opts.logDir };
+  return opts.profileDir
+    ? startChild(name, process.execPath, ['--cpu-prof', `--cpu-prof-dir=${opts.profileDir}`, '--import', 'tsx', ...script], o)
+    : startChild(name, TSX, script, o);
 }
 
 export function removeDir(dir: string | undefined): void {

@@ -1,13 +1,17 @@
 // Peer of POST /api/v1/devices/register: a bare Koa + node-postgres server that runs the
 // same upsert (keyed by app + device token) with no auth, rate limit, validation,
-// idempotency or presenter: the JSON body in, the row out.
+// idempotency or presenter: the JSON body in, the row out. Its sessions commit as the
+// app's do (`synchronous_commit = on`, db/data-source.ts): the bench clusters run with it
+// off, and a peer that does not wait for its commit to reach the WAL on disk would
+// measure a different durability, not the app's overhead.
 //
 //   DATABASE_URL=… PORT=3931 tsx bench/push/register-peer.ts
 import { randomUUID } from 'node:crypto';
 import Koa from 'koa';
 import { Pool } from 'pg';
 
-const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 20 }); // the app's pool size (db/db.ts)
+// the app's pool size (db/db.ts) and its sessions' commit setting (db/data-source.ts)
+const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 20, options: '-c synchronous_commit=on' });
 const app = new Koa();
 
 const UPSERT = `
@@ -29,3 +33,5 @@ app.use(async (ctx) => {
 
 const port = Number(process.env.PORT ?? 3931);
 app.listen(port, '127.0.0.1', () => console.log(`register peer on ${port}`));
+// a clean exit on SIGTERM (the bench's teardown), so a CPU profile (BENCH_PUSH_PROFILE_DIR) is written
+process.on('SIGTERM', () => process.exit(0));

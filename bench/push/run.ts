@@ -12,17 +12,19 @@
 //
 // Knobs: BENCH_PUSH_CALLS (20), BENCH_PUSH_DEVICES (1000), BENCH_PUSH_REGISTER_SEC (10),
 // BENCH_PUSH_CONNECTIONS (32), BENCH_PUSH_RAW_SEC (5), BENCH_PROFILE=quick (a smoke run:
-// 2 calls, 3 s of registration, 2 s of raw capacity).
+// 2 calls, 3 s of registration, 2 s of raw capacity); BENCH_PUSH_PHASES=register|send
+// (one phase only), BENCH_PUSH_PROFILE_DIR=<dir> (CPU profiles of the API, worker, sink, peer).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Pool } from 'pg';
 import type { RunStats } from '../lib/load';
 import { killAllSync, stopAll, type Child } from '../lib/procs';
 import { resultsWriter } from '../lib/results';
-import { loadEnvFile, logDirFor, machineInfo, removeDir, ROOT, type Machine } from '../lib/stack';
+import { assertPortsFree, loadEnvFile, logDirFor, machineInfo, prepareDatabase, removeDir, ROOT, stackUrls, startTemporal, waitForTemporal, type Machine } from '../lib/stack';
 import { insertDevices, registerLoad, sendPhase, setUpTenant, type SendPhase } from './phases';
+import { msPer, pushCpuGroups, withCpu } from './cpu';
 import { measureSinkCapacity, type SinkCapacity } from './sink-capacity';
-import { assertPortsFree, prepareDatabase, PUSH_PORTS, pushUrls, startApps, startTemporal, waitForApps, waitForTemporal } from './stack';
+import { PUSH_PORTS, PUSH_STACK, startApps, waitForApps } from './stack';
 
 const RESULTS = join(ROOT, 'bench', 'results');
 const WATCHDOG_MS = 10 * 60_000;
@@ -39,7 +41,14 @@ const CONFIG = {
   rawSec: int(process.env.BENCH_PUSH_RAW_SEC, quick ? 2 : 5),
   rawConcurrency: 64,
   drainSec: 120,
+  /** BENCH_PUSH_PROFILE_DIR: the API, worker, sink and peer write V8 CPU profiles there */
+  profileDir: process.env.BENCH_PUSH_PROFILE_DIR || undefined,
+  /** BENCH_PUSH_PHASES: which measured phases run (profiling one of them); default both */
+  phases: (process.env.BENCH_PUSH_PHASES ?? 'register,send').split(',').map((x) => x.trim()),
 };
+
+/** CPU milliseconds per request or push, per component (bench/push/cpu.ts) */
+type CpuMs = Record<string, number>;
 
 interface PushResults {
   startedAt: string;
@@ -47,9 +56,9 @@ interface PushResults {
   config: typeof CONFIG;
   machine: Machine;
   errors: string[];
-  register?: { app: RunStats; peer: RunStats; ratio: number };
-  sink?: SinkCapacity;
-  send?: SendPhase & { ratioToSink?: number };
+  register?: { app: RunStats; peer: RunStats; ratio: number; cpuMsPerRequest?: { app: CpuMs; peer: CpuMs } };
+  sink?: SinkCapacity & { cpuMsPerPush?: CpuMs };
+  send?: SendPhase & { ratioToSink?: number; cpuMsPerPush?: CpuMs };
   targets?: Record<string, { aim: string; value: number | null; met: boolean | null }>;
 }
 
@@ -88,6 +97,13 @@ function toMarkdown(r: PushResults): string {
         `API call → each push: p50 ${f(s.perPush.p50)} ms, p99 ${f(s.perPush.p99)} ms; the 202 itself: p50 ${f(s.api.p50)} ms, p99 ${f(s.api.p99)} ms.`,
     );
   }
+  const cpuLine = (what: string, ms: CpuMs | undefined) =>
+    ms && lines.push(`- ${what}: ${Object.entries(ms).map(([g, v]) => `${g} ${v.toFixed(3)}`).join(', ')}`);
+  if (r.register?.cpuMsPerRequest || r.send?.cpuMsPerPush) lines.push('', 'CPU ms per request / push (from /proc; steadier than rates on a shared machine):');
+  cpuLine('register, app', r.register?.cpuMsPerRequest?.app);
+  cpuLine('register, peer', r.register?.cpuMsPerRequest?.peer);
+  cpuLine('sink raw capacity', r.sink?.cpuMsPerPush);
+  cpuLine('send', r.send?.cpuMsPerPush);
   if (r.errors.length) lines.push('', '**Errors:**', ...r.errors.map((e) => `- ${e.split('\n')[0]}`));
   return lines.join('\n');
 }
@@ -119,14 +135,14 @@ async function main(): Promise<number> {
   const machine = machineInfo();
   const results: PushResults = { startedAt: new Date(t0).toISOString(), wallSeconds: 0, config: CONFIG, machine, errors: [] };
   const write = resultsWriter({ dir: RESULTS, name: 'push-latest', t0, machine, results, checkTargets, toMarkdown });
-  await assertPortsFree();
-  const u = pushUrls();
-  log('starting Temporal; recreating database support_bench_push');
-  const temporal = startTemporal(logDir);
+  await assertPortsFree(PUSH_STACK);
+  const u = stackUrls(PUSH_STACK);
+  log(`starting Temporal; recreating database ${PUSH_STACK.db}`);
+  const temporal = startTemporal(logDir, PUSH_STACK);
   temporalDir = temporal.dir;
-  machine.postgres = await prepareDatabase(u, logDir);
-  await waitForTemporal(temporal.child);
-  const apps = startApps(u, logDir);
+  machine.postgres = await prepareDatabase(u, logDir, PUSH_STACK);
+  await waitForTemporal(temporal.child, PUSH_STACK);
+  const apps = startApps(u, logDir, CONFIG.profileDir);
   sinkDir = apps.sinkDir;
   const pool = new Pool({ connectionString: u.benchDb, max: 4 });
   const step = async (name: string, fn: () => Promise<void>) => {
@@ -146,25 +162,42 @@ async function main(): Promise<number> {
     const tenant = await setUpTenant(api);
     const peerUrl = `http://127.0.0.1:${PUSH_PORTS.peer}`;
     const run = Date.now().toString(36);
+    const groups = pushCpuGroups({ api: apps.api, worker: apps.worker, sink: apps.sink, 'register peer': apps.peer }, u.redis);
     await step('warm-up', async () => {
       await registerLoad(api, '/api/v1/devices/register', tenant.appId, { connections: 4, sec: 1, tag: `warm-${run}`, apiKey: tenant.apiKey });
       await registerLoad(peerUrl, '/devices/register', tenant.appId, { connections: 4, sec: 1, tag: `warm-peer-${run}` });
       const ids = await insertDevices(pool, tenant.appId, 10, `warm-send-${run}`);
       await sendPhase(tenant, ids, 1, apps.sinkDir, 60);
     });
-    await step('register: app, then peer', async () => {
-      const app = await registerLoad(api, '/api/v1/devices/register', tenant.appId, { connections: CONFIG.connections, sec: CONFIG.registerSec, tag: `app-${run}`, apiKey: tenant.apiKey });
-      const peer = await registerLoad(peerUrl, '/devices/register', tenant.appId, { connections: CONFIG.connections, sec: CONFIG.registerSec, tag: `peer-${run}` });
-      results.register = { app, peer, ratio: app.rps / peer.rps };
-      log(`register: app ${app.rps.toFixed(0)}/s (non-2xx ${app.non2xx}), peer ${peer.rps.toFixed(0)}/s → ${results.register.ratio.toFixed(2)}`);
+    if (CONFIG.phases.includes('register')) await step('register: app, then peer', async () => {
+      const app = await withCpu(groups, machine.nproc, () =>
+        registerLoad(api, '/api/v1/devices/register', tenant.appId, { connections: CONFIG.connections, sec: CONFIG.registerSec, tag: `app-${run}`, apiKey: tenant.apiKey }),
+      );
+      const peer = await withCpu(groups, machine.nproc, () =>
+        registerLoad(peerUrl, '/devices/register', tenant.appId, { connections: CONFIG.connections, sec: CONFIG.registerSec, tag: `peer-${run}` }),
+      );
+      results.register = {
+        app: app.value,
+        peer: peer.value,
+        ratio: app.value.rps / peer.value.rps,
+        cpuMsPerRequest: { app: msPer(app.cpu, app.value.requests), peer: msPer(peer.cpu, peer.value.requests) },
+      };
+      const { app: a, peer: p } = results.register.cpuMsPerRequest!;
+      log(`register: app ${app.value.rps.toFixed(0)}/s (non-2xx ${app.value.non2xx}), peer ${peer.value.rps.toFixed(0)}/s → ${results.register.ratio.toFixed(2)}`);
+      log(`register CPU ms/request: app ${JSON.stringify(a)}; peer ${JSON.stringify(p)}`);
     });
-    await step('sink raw capacity', async () => {
-      results.sink = await measureSinkCapacity({ url: apps.sinkUrl, service: 'fcm', durationMs: CONFIG.rawSec * 1000, concurrency: CONFIG.rawConcurrency });
+    if (CONFIG.phases.includes('send')) await step('sink raw capacity', async () => {
+      const raw = await withCpu(groups, machine.nproc, () =>
+        measureSinkCapacity({ url: apps.sinkUrl, service: 'fcm', durationMs: CONFIG.rawSec * 1000, concurrency: CONFIG.rawConcurrency }),
+      );
+      results.sink = { ...raw.value, cpuMsPerPush: msPer(raw.cpu, raw.value.messages) };
       log(`sink: ${results.sink.perSecond.toFixed(0)} pushes/s raw (${results.sink.failures} failed)`);
     });
-    await step(`send: ${CONFIG.calls} calls × ${CONFIG.devices} devices`, async () => {
+    if (CONFIG.phases.includes('send')) await step(`send: ${CONFIG.calls} calls × ${CONFIG.devices} devices`, async () => {
       const ids = await insertDevices(pool, tenant.appId, CONFIG.devices, `send-${run}`);
-      results.send = await sendPhase(tenant, ids, CONFIG.calls, apps.sinkDir, CONFIG.drainSec);
+      const sent = await withCpu(groups, machine.nproc, () => sendPhase(tenant, ids, CONFIG.calls, apps.sinkDir, CONFIG.drainSec));
+      results.send = { ...sent.value, cpuMsPerPush: msPer(sent.cpu, sent.value.received) };
+      log(`send CPU ms/push: ${JSON.stringify(results.send.cpuMsPerPush)}; raw: ${JSON.stringify(results.sink?.cpuMsPerPush)}`);
       log(`send: ${results.send.received}/${results.send.pushes} pushes, ${results.send.pushesPerSec.toFixed(0)}/s, call → last device p99 ${results.send.callToLast.p99.toFixed(0)} ms`);
     });
   } catch (err) {

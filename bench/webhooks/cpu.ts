@@ -13,7 +13,7 @@ try {
   /* the usual value */
 }
 
-export type Groups = Record<string, (p: { pid: number; pgrp: number; comm: string }) => boolean>;
+export type Groups = Record<string, (p: { pid: number; ppid: number; pgrp: number; comm: string }) => boolean>;
 
 export interface CpuSnapshot {
   at: number;
@@ -53,7 +53,7 @@ export function snapshot(groups: Groups): CpuSnapshot {
     const close = stat.lastIndexOf(')');
     const comm = stat.slice(stat.indexOf('(') + 1, close);
     const f = stat.slice(close + 2).split(' ');
-    const p = { pid: Number(d), pgrp: Number(f[2]), comm };
+    const p = { pid: Number(d), ppid: Number(f[1]), pgrp: Number(f[2]), comm };
     const t = Number(f[11]) + Number(f[12]);
     for (const [g, match] of Object.entries(groups)) if (match(p)) ticks[g].set(p.pid, t);
   }

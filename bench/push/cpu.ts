@@ -1,0 +1,58 @@
+// CPU per component over a bench:push phase (bench/webhooks/cpu.ts reads /proc): the
+// API, the worker, the sink, the register peer, this bench process (the load generator),
+// and this checkout's own PostgreSQL cluster and Redis (by the postmaster's process
+// group and the Redis port: other checkouts' servers on the same machine are not ours).
+// On a shared machine, CPU seconds per request are steadier than requests per second.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from '../lib/stack';
+import type { Child } from '../lib/procs';
+import { cpuBetween, snapshot, type CpuUse, type Groups } from '../webhooks/cpu';
+
+function postmasterPid(): number | null {
+  try {
+    return Number(readFileSync(join(ROOT, '.data', 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]) || null;
+  } catch {
+    return null; // not this checkout's cluster (DATABASE_URL elsewhere)
+  }
+}
+
+function redisPid(redisUrl: string): number | null {
+  const port = new URL(redisUrl).port || '6379';
+  for (const d of readdirSync('/proc').filter((x) => /^\d+$/.test(x))) {
+    try {
+      const cmd = readFileSync(`/proc/${d}/cmdline`, 'utf8');
+      if (cmd.startsWith('/usr/bin/redis-server') || cmd.startsWith('redis-server')) if (cmd.includes(`:${port}`)) return Number(d);
+    } catch {
+      /* gone */
+    }
+  }
+  return null;
+}
+
+export function pushCpuGroups(children: Record<string, Child>, redisUrl: string): Groups {
+  const pg = postmasterPid();
+  const redis = redisPid(redisUrl);
+  const groups: Groups = {
+    // the postmaster and its children (each backend is a session of its own)
+    Postgres: (p) => pg !== null && (p.pid === pg || p.ppid === pg),
+    Redis: (p) => p.pid === redis,
+    'load generator (bench)': (p) => p.pid === process.pid,
+  };
+  for (const [name, c] of Object.entries(children)) groups[name] = (p) => p.pgrp === c.proc.pid;
+  return groups;
+}
+
+/** Runs `fn` and answers the cores each group used over it. */
+export async function withCpu<T>(groups: Groups, nproc: number, fn: () => Promise<T>): Promise<{ value: T; cpu: CpuUse }> {
+  const a = snapshot(groups);
+  const value = await fn();
+  return { value, cpu: cpuBetween(a, snapshot(groups), nproc) };
+}
+
+/** CPU milliseconds per request (or per push) of each group that used any. */
+export function msPer(cpu: CpuUse, count: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [g, cores] of Object.entries(cpu.cores)) if (cores > 0.005) out[g] = Math.round(((cores * cpu.seconds * 1000) / count) * 1000) / 1000;
+  return out;
+}
