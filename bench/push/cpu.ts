@@ -49,10 +49,3 @@ export async function withCpu<T>(groups: Groups, nproc: number, fn: () => Promis
   const value = await fn();
   return { value, cpu: cpuBetween(a, snapshot(groups), nproc) };
 }
-
-/** CPU milliseconds per request (or per push) of each group that used any. */
-export function msPer(cpu: CpuUse, count: number): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const [g, cores] of Object.entries(cpu.cores)) if (cores > 0.005) out[g] = Math.round(((cores * cpu.seconds * 1000) / count) * 1000) / 1000;
-  return out;
-}

@@ -10,7 +10,8 @@
 // Writes bench/results/push-latest.{json,md}; tears everything down, also on error,
 // Ctrl-C and a watchdog. Bounded in requests and time; 127.0.0.1 only.
 //
-// Knobs: BENCH_PUSH_CALLS (20), BENCH_PUSH_DEVICES (1000), BENCH_PUSH_REGISTER_SEC (10),
+// Knobs: BENCH_PUSH_CALLS (20), BENCH_PUSH_DEVICES (1000), BENCH_PUSH_REGISTER_SEC (5 per half-round),
+// BENCH_PUSH_ROUNDS (3 alternating pairs; the ratio is their median),
 // BENCH_PUSH_CONNECTIONS (32), BENCH_PUSH_RAW_SEC (5), BENCH_PROFILE=quick (a smoke run:
 // 2 calls, 3 s of registration, 2 s of raw capacity); BENCH_PUSH_PHASES=register|send
 // (one phase only), BENCH_PUSH_PROFILE_DIR=<dir> (CPU profiles of the API, worker, sink, peer).
@@ -22,7 +23,8 @@ import { killAllSync, stopAll, type Child } from '../lib/procs';
 import { resultsWriter } from '../lib/results';
 import { assertPortsFree, loadEnvFile, logDirFor, machineInfo, prepareDatabase, removeDir, ROOT, stackUrls, startTemporal, waitForTemporal, type Machine } from '../lib/stack';
 import { insertDevices, registerLoad, sendPhase, setUpTenant, type SendPhase } from './phases';
-import { msPer, pushCpuGroups, withCpu } from './cpu';
+import { pushCpuGroups } from './cpu';
+import { alternate, rps, type CpuMs } from './rounds';
 import { measureSinkCapacity, type SinkCapacity } from './sink-capacity';
 import { PUSH_PORTS, PUSH_STACK, startApps, waitForApps } from './stack';
 
@@ -36,7 +38,9 @@ const CONFIG = {
   profile: quick ? 'quick' : 'full',
   calls: int(process.env.BENCH_PUSH_CALLS, quick ? 2 : 20),
   devices: Math.min(1000, int(process.env.BENCH_PUSH_DEVICES, 1000)),
-  registerSec: int(process.env.BENCH_PUSH_REGISTER_SEC, quick ? 3 : 10),
+  registerSec: int(process.env.BENCH_PUSH_REGISTER_SEC, quick ? 3 : 5),
+  /** alternating (app, peer) pairs per measure; the ratio is their median */
+  rounds: int(process.env.BENCH_PUSH_ROUNDS, quick ? 1 : 3),
   connections: int(process.env.BENCH_PUSH_CONNECTIONS, 32),
   rawSec: int(process.env.BENCH_PUSH_RAW_SEC, quick ? 2 : 5),
   rawConcurrency: 64,
@@ -47,8 +51,15 @@ const CONFIG = {
   phases: (process.env.BENCH_PUSH_PHASES ?? 'register,send').split(',').map((x) => x.trim()),
 };
 
-/** CPU milliseconds per request or push, per component (bench/push/cpu.ts) */
-type CpuMs = Record<string, number>;
+/** one round's rates: the app's, its peer's (or the sink's raw capacity), and their ratio */
+interface RoundFigures {
+  app: number;
+  peer: number;
+  ratio: number;
+  /** sends: pushes that reached the sink, of how many */
+  received?: number;
+  pushes?: number;
+}
 
 interface PushResults {
   startedAt: string;
@@ -56,19 +67,23 @@ interface PushResults {
   config: typeof CONFIG;
   machine: Machine;
   errors: string[];
-  register?: { app: RunStats; peer: RunStats; ratio: number; cpuMsPerRequest?: { app: CpuMs; peer: CpuMs } };
+  /** the median round's figures; `ratio` the median of the rounds' ratios */
+  register?: { app: RunStats; peer: RunStats; ratio: number; rounds: RoundFigures[]; cpuMsPerRequest: { app: CpuMs; peer: CpuMs } };
   sink?: SinkCapacity & { cpuMsPerPush?: CpuMs };
-  send?: SendPhase & { ratioToSink?: number; cpuMsPerPush?: CpuMs };
+  send?: SendPhase & { ratioToSink?: number; rounds?: RoundFigures[]; cpuMsPerPush?: CpuMs };
   targets?: Record<string, { aim: string; value: number | null; met: boolean | null }>;
 }
 
 function checkTargets(r: PushResults): PushResults['targets'] {
-  const ratioToSink = r.send && r.sink ? r.send.pushesPerSec / r.sink.perSecond : null;
-  if (r.send && ratioToSink !== null) r.send.ratioToSink = ratioToSink;
+  const ratioToSink = r.send?.ratioToSink ?? (r.send && r.sink ? r.send.pushesPerSec / r.sink.perSecond : null);
   return {
     registerVsPeer: { aim: '≥ 0.5', value: r.register?.ratio ?? null, met: r.register ? r.register.ratio >= 0.5 : null },
     sendVsSink: { aim: '≥ 0.5', value: ratioToSink, met: ratioToSink === null ? null : ratioToSink >= 0.5 },
-    everyPushArrived: { aim: 'all', value: r.send ? r.send.received : null, met: r.send ? r.send.received === r.send.pushes : null },
+    everyPushArrived: {
+      aim: 'all, every round',
+      value: r.send ? (r.send.rounds ?? [r.send]).reduce((n, x) => n + (x.received ?? 0), 0) : null,
+      met: r.send ? (r.send.rounds ?? [r.send]).every((x) => x.received === x.pushes) : null,
+    },
   };
 }
 
@@ -97,9 +112,14 @@ function toMarkdown(r: PushResults): string {
         `API call → each push: p50 ${f(s.perPush.p50)} ms, p99 ${f(s.perPush.p99)} ms; the 202 itself: p50 ${f(s.api.p50)} ms, p99 ${f(s.api.p99)} ms.`,
     );
   }
+  const rounds = (what: string, xs: RoundFigures[] | undefined) =>
+    xs && lines.push(`- ${what}: ${xs.map((x) => `${f(x.app)} / ${f(x.peer)} = ${f(x.ratio, 2)}`).join('; ')}`);
+  if (r.register?.rounds || r.send?.rounds) lines.push('', `Rounds, in order (app / peer = ratio; the table shows the median round):`);
+  rounds('register', r.register?.rounds);
+  rounds('send vs raw capacity', r.send?.rounds);
   const cpuLine = (what: string, ms: CpuMs | undefined) =>
     ms && lines.push(`- ${what}: ${Object.entries(ms).map(([g, v]) => `${g} ${v.toFixed(3)}`).join(', ')}`);
-  if (r.register?.cpuMsPerRequest || r.send?.cpuMsPerPush) lines.push('', 'CPU ms per request / push (from /proc; steadier than rates on a shared machine):');
+  if (r.register?.cpuMsPerRequest || r.send?.cpuMsPerPush) lines.push('', 'CPU ms per request / push over all rounds (from /proc; steadier than rates on a shared machine):');
   cpuLine('register, app', r.register?.cpuMsPerRequest?.app);
   cpuLine('register, peer', r.register?.cpuMsPerRequest?.peer);
   cpuLine('sink raw capacity', r.sink?.cpuMsPerPush);
@@ -169,36 +189,54 @@ async function main(): Promise<number> {
       const ids = await insertDevices(pool, tenant.appId, 10, `warm-send-${run}`);
       await sendPhase(tenant, ids, 1, apps.sinkDir, 60);
     });
-    if (CONFIG.phases.includes('register')) await step('register: app, then peer', async () => {
-      const app = await withCpu(groups, machine.nproc, () =>
-        registerLoad(api, '/api/v1/devices/register', tenant.appId, { connections: CONFIG.connections, sec: CONFIG.registerSec, tag: `app-${run}`, apiKey: tenant.apiKey }),
-      );
-      const peer = await withCpu(groups, machine.nproc, () =>
-        registerLoad(peerUrl, '/devices/register', tenant.appId, { connections: CONFIG.connections, sec: CONFIG.registerSec, tag: `peer-${run}` }),
-      );
+    if (CONFIG.phases.includes('register')) await step(`register: ${CONFIG.rounds} × (app, peer)`, async () => {
+      const load = (target: string, path: string, tag: string, apiKey?: string) =>
+        registerLoad(target, path, tenant.appId, { connections: CONFIG.connections, sec: CONFIG.registerSec, tag, apiKey });
+      const r = await alternate({
+        rounds: CONFIG.rounds,
+        groups,
+        nproc: machine.nproc,
+        app: (i) => load(api, '/api/v1/devices/register', `app-${run}-${i}`, tenant.apiKey),
+        peer: (i) => load(peerUrl, '/devices/register', `peer-${run}-${i}`),
+        appRate: rps,
+        peerRate: rps,
+        appUnits: (s) => s.requests,
+        peerUnits: (s) => s.requests,
+        onPair: (p, i) => log(`register round ${i + 1}: app ${p.app.rps.toFixed(0)}/s (non-2xx ${p.app.non2xx}), peer ${p.peer.rps.toFixed(0)}/s → ${p.ratio.toFixed(2)}`),
+      });
       results.register = {
-        app: app.value,
-        peer: peer.value,
-        ratio: app.value.rps / peer.value.rps,
-        cpuMsPerRequest: { app: msPer(app.cpu, app.value.requests), peer: msPer(peer.cpu, peer.value.requests) },
+        app: r.median.app,
+        peer: r.median.peer,
+        ratio: r.median.ratio,
+        rounds: r.pairs.map((p) => ({ app: p.app.rps, peer: p.peer.rps, ratio: p.ratio })),
+        cpuMsPerRequest: { app: r.cpuMsApp, peer: r.cpuMsPeer },
       };
-      const { app: a, peer: p } = results.register.cpuMsPerRequest!;
-      log(`register: app ${app.value.rps.toFixed(0)}/s (non-2xx ${app.value.non2xx}), peer ${peer.value.rps.toFixed(0)}/s → ${results.register.ratio.toFixed(2)}`);
-      log(`register CPU ms/request: app ${JSON.stringify(a)}; peer ${JSON.stringify(p)}`);
+      log(`register: median ratio ${r.median.ratio.toFixed(2)}; CPU ms/request: app ${JSON.stringify(r.cpuMsApp)}; peer ${JSON.stringify(r.cpuMsPeer)}`);
     });
-    if (CONFIG.phases.includes('send')) await step('sink raw capacity', async () => {
-      const raw = await withCpu(groups, machine.nproc, () =>
-        measureSinkCapacity({ url: apps.sinkUrl, service: 'fcm', durationMs: CONFIG.rawSec * 1000, concurrency: CONFIG.rawConcurrency }),
-      );
-      results.sink = { ...raw.value, cpuMsPerPush: msPer(raw.cpu, raw.value.messages) };
-      log(`sink: ${results.sink.perSecond.toFixed(0)} pushes/s raw (${results.sink.failures} failed)`);
-    });
-    if (CONFIG.phases.includes('send')) await step(`send: ${CONFIG.calls} calls × ${CONFIG.devices} devices`, async () => {
+    if (CONFIG.phases.includes('send')) await step(`send: ${CONFIG.rounds} × (sink raw capacity, ${CONFIG.calls} calls × ${CONFIG.devices} devices)`, async () => {
       const ids = await insertDevices(pool, tenant.appId, CONFIG.devices, `send-${run}`);
-      const sent = await withCpu(groups, machine.nproc, () => sendPhase(tenant, ids, CONFIG.calls, apps.sinkDir, CONFIG.drainSec));
-      results.send = { ...sent.value, cpuMsPerPush: msPer(sent.cpu, sent.value.received) };
-      log(`send CPU ms/push: ${JSON.stringify(results.send.cpuMsPerPush)}; raw: ${JSON.stringify(results.sink?.cpuMsPerPush)}`);
-      log(`send: ${results.send.received}/${results.send.pushes} pushes, ${results.send.pushesPerSec.toFixed(0)}/s, call → last device p99 ${results.send.callToLast.p99.toFixed(0)} ms`);
+      const r = await alternate({
+        rounds: CONFIG.rounds,
+        groups,
+        nproc: machine.nproc,
+        peerFirst: true,
+        peer: () => measureSinkCapacity({ url: apps.sinkUrl, service: 'fcm', durationMs: CONFIG.rawSec * 1000, concurrency: CONFIG.rawConcurrency }),
+        app: () => sendPhase(tenant, ids, CONFIG.calls, apps.sinkDir, CONFIG.drainSec),
+        appRate: (s) => s.pushesPerSec,
+        peerRate: (c) => c.perSecond,
+        appUnits: (s) => s.received,
+        peerUnits: (c) => c.messages,
+        onPair: (p, i) =>
+          log(`send round ${i + 1}: raw ${p.peer.perSecond.toFixed(0)}/s (${p.peer.failures} failed), send ${p.app.received}/${p.app.pushes} pushes ${p.app.pushesPerSec.toFixed(0)}/s, call → last device p99 ${p.app.callToLast.p99.toFixed(0)} ms → ${p.ratio.toFixed(2)}`),
+      });
+      results.sink = { ...r.median.peer, cpuMsPerPush: r.cpuMsPeer };
+      results.send = {
+        ...r.median.app,
+        ratioToSink: r.median.ratio,
+        rounds: r.pairs.map((p) => ({ app: p.app.pushesPerSec, peer: p.peer.perSecond, ratio: p.ratio, received: p.app.received, pushes: p.app.pushes })),
+        cpuMsPerPush: r.cpuMsApp,
+      };
+      log(`send: median ratio ${r.median.ratio.toFixed(2)}; CPU ms/push: send ${JSON.stringify(r.cpuMsApp)}; raw ${JSON.stringify(r.cpuMsPeer)}`);
     });
   } catch (err) {
     results.errors.push(`set-up: ${(err as Error).stack ?? err}`);
