@@ -4,81 +4,22 @@
 // (recreated, migrated), Redis logical database 3, and as real child processes the API,
 // one `webhooks` worker (which runs the outbox dispatcher) and the Temporal peer's
 // worker. Only 127.0.0.1.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Client as PgClient } from 'pg';
-import { appEnv, ROOT, temporalCli, TSX, type Urls } from '../lib/stack';
-import { httpOk, portOpen, startChild, waitFor, type Child } from '../lib/procs';
+import { appEnv, assertPortsFree as portsFree, prepareDatabase as recreateDatabase, ROOT, stackUrls, startTemporal as startStackTemporal, TSX, waitForTemporal as waitForStackTemporal, type StackSpec, type Urls } from '../lib/stack';
+import { httpOk, startChild, waitFor, type Child } from '../lib/procs';
 
 export const WH_PORTS = { temporal: 7280, temporalUi: 7281, temporalMetrics: 7282, api: 3920, receiver: 3921 };
 export const WH_DB = 'support_bench_webhooks';
+/** bench/lib/stack.ts does the ports check, the database and Temporal for this spec. */
+export const WH_STACK: StackSpec = { label: 'bench:webhooks', prefix: 'wh-', ports: WH_PORTS, db: WH_DB, redisDb: 3 };
 
-export function whUrls(): Urls {
-  const adminDb = process.env.DATABASE_URL ?? 'postgresql://support:support@127.0.0.1:54329/support';
-  const u = new URL(adminDb);
-  u.pathname = `/${WH_DB}`;
-  const r = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:63799/0');
-  r.pathname = '/3'; // not the dev (0), test (1) or `npm run bench` (2) data
-  return { adminDb, benchDb: u.toString(), redis: r.toString(), temporal: `127.0.0.1:${WH_PORTS.temporal}` };
-}
-
-export async function assertPortsFree(): Promise<void> {
-  for (const [name, port] of Object.entries(WH_PORTS)) {
-    if (await portOpen(port)) throw new Error(`127.0.0.1:${port} (${name}) is in use: is another bench:webhooks running? Stop it first.`);
-  }
-}
-
+export const whUrls = (): Urls => stackUrls(WH_STACK);
+export const assertPortsFree = () => portsFree(WH_STACK);
 /** Drops and recreates support_bench_webhooks, then migrates: every run starts empty. */
-export async function prepareDatabase(u: Urls, logDir: string): Promise<string> {
-  const admin = new PgClient({ connectionString: u.adminDb });
-  await admin.connect();
-  const version = (await admin.query('SHOW server_version')).rows[0].server_version as string;
-  await admin.query(`DROP DATABASE IF EXISTS ${WH_DB} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${WH_DB}`);
-  await admin.end();
-  const m = startChild('wh-migrate', TSX, ['db/migrate.ts'], { cwd: ROOT, env: { ...process.env, DATABASE_URL: u.benchDb }, logDir });
-  await m.done;
-  if (m.exitCode !== 0) throw new Error(`migrations failed (exit ${m.exitCode}); see ${m.logFile}`);
-  return version;
-}
-
-export function startTemporal(logDir: string): { child: Child; dir: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'support-bench-webhooks-'));
-  const child = startChild(
-    'wh-temporal',
-    temporalCli(),
-    [
-      'server', 'start-dev', '--headless',
-      '--ip', '127.0.0.1',
-      '--port', String(WH_PORTS.temporal),
-      '--http-port', String(WH_PORTS.temporalUi),
-      '--metrics-port', String(WH_PORTS.temporalMetrics),
-      '--db-filename', join(dir, 'bench.sqlite'),
-      ...['WorkspaceId', 'TicketStatus', 'TicketPriority'].flatMap((a) => ['--search-attribute', `${a}=Keyword`]),
-      '--log-level', 'error',
-      // the same SQLite settings as `npm start`, `npm test` and `npm run bench`
-      '--sqlite-pragma', 'journal_mode=wal',
-      '--sqlite-pragma', 'synchronous=normal',
-      // what-if experiments only, e.g. '--dynamic-config-value matching.numTaskqueueReadPartitions=1'
-      ...(process.env.BENCH_WEBHOOK_TEMPORAL_ARGS ?? '').split(/\s+/).filter(Boolean),
-    ],
-    { cwd: ROOT, env: process.env, logDir },
-  );
-  return { child, dir };
-}
-
-export async function waitForTemporal(child: Child): Promise<void> {
-  const { spawn } = await import('node:child_process');
-  const cli = temporalCli();
-  const healthy = () =>
-    new Promise<boolean>((res) => {
-      const p = spawn(cli, ['operator', 'cluster', 'health', '--address', `127.0.0.1:${WH_PORTS.temporal}`], { stdio: 'ignore' });
-      p.on('exit', (code) => res(code === 0));
-      p.on('error', () => res(false));
-    });
-  await waitFor('Temporal dev server', healthy, 60_000, child);
-}
+export const prepareDatabase = (u: Urls, logDir: string) => recreateDatabase(u, logDir, WH_STACK);
+// what-if experiments only, e.g. BENCH_WEBHOOK_TEMPORAL_ARGS='--dynamic-config-value matching.numTaskqueueReadPartitions=1'
+export const startTemporal = (logDir: string) =>
+  startStackTemporal(logDir, WH_STACK, (process.env.BENCH_WEBHOOK_TEMPORAL_ARGS ?? '').split(/\s+/).filter(Boolean));
+export const waitForTemporal = (child: Child) => waitForStackTemporal(child, WH_STACK);
 
 export interface WhApps {
   api: Child;
