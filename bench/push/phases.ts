@@ -78,20 +78,23 @@ export interface SendPhase {
   wallSec: number;
 }
 
+type SinkLine = { data: { notificationId: string }; receivedAt: string };
+
 /**
- * The sink's records as they arrive, read incrementally (only the bytes appended since the
- * last read): re-reading whole files every 250 ms would take CPU from the run it measures.
+ * The sink's records appended since the reader was made, each returned once: only the
+ * bytes appended since the last call are read and parsed. Re-reading (and re-parsing)
+ * whole files every 250 ms would take CPU from the very run it measures.
  */
-function sinkReader(dir: string): () => Array<{ data: { notificationId: string }; receivedAt: string }> {
-  const offsets = new Map<string, number>();
+function sinkReader(dir: string): () => SinkLine[] {
+  const files = ['fcm.jsonl', 'apns.jsonl'].map((f) => join(dir, f));
+  const sizeOf = (p: string) => (existsSync(p) ? statSync(p).size : 0);
+  const offsets = new Map(files.map((p) => [p, sizeOf(p)])); // earlier rounds' records are not ours
   const partial = new Map<string, string>();
-  const out: Array<{ data: { notificationId: string }; receivedAt: string }> = [];
   return () => {
-    for (const f of ['fcm.jsonl', 'apns.jsonl']) {
-      const p = join(dir, f);
-      if (!existsSync(p)) continue;
-      const from = offsets.get(f) ?? 0;
-      const size = statSync(p).size;
+    const out: SinkLine[] = [];
+    for (const p of files) {
+      const from = offsets.get(p)!;
+      const size = sizeOf(p);
       if (size <= from) continue;
       const buf = Buffer.alloc(size - from);
       const fd = openSync(p, 'r');
@@ -100,9 +103,9 @@ function sinkReader(dir: string): () => Array<{ data: { notificationId: string }
       } finally {
         closeSync(fd);
       }
-      offsets.set(f, size);
-      const lines = ((partial.get(f) ?? '') + buf.toString('utf8')).split('\n');
-      partial.set(f, lines.pop() ?? ''); // a line still being written
+      offsets.set(p, size);
+      const lines = ((partial.get(p) ?? '') + buf.toString('utf8')).split('\n');
+      partial.set(p, lines.pop() ?? ''); // a line still being written
       for (const line of lines) if (line) out.push(JSON.parse(line));
     }
     return out;
@@ -112,6 +115,7 @@ function sinkReader(dir: string): () => Array<{ data: { notificationId: string }
 /** `calls` sends of `deviceIds` at once; waits for every push at the sink (at most `drainSec`). */
 export async function sendPhase(t: Tenant, deviceIds: string[], calls: number, sinkDir: string, drainSec: number): Promise<SendPhase> {
   const callOf = new Map<string, number>();
+  const newSinkLines = sinkReader(sinkDir);
   const started: number[] = [];
   const apiMs: number[] = [];
   const t0 = Date.now();
@@ -124,11 +128,13 @@ export async function sendPhase(t: Tenant, deviceIds: string[], calls: number, s
     }),
   );
   const expected = calls * deviceIds.length;
-  let mine: Array<{ c: number; at: number }> = [];
+  const mine: Array<{ c: number; at: number }> = [];
   const until = Date.now() + drainSec * 1000;
-  const sinkLines = sinkReader(sinkDir);
   while (Date.now() < until) {
-    mine = sinkLines().flatMap((r) => (callOf.has(r.data.notificationId) ? [{ c: callOf.get(r.data.notificationId)!, at: Date.parse(r.receivedAt) }] : []));
+    for (const r of newSinkLines()) {
+      const c = callOf.get(r.data.notificationId);
+      if (c !== undefined) mine.push({ c, at: Date.parse(r.receivedAt) });
+    }
     if (mine.length >= expected) break;
     await sleep(250);
   }
