@@ -5,7 +5,6 @@ import { pushAnalyticsRouter } from './analytics/routes';
 import { pushApiKeysRouter } from './api-keys/routes';
 import { pushAppsRouter } from './apps/routes';
 import { pushAuthRouter } from './auth/routes';
-import { dependencyErrors } from './dependency-errors';
 import { pushDevicesRouter } from './devices/routes';
 import { pushNotificationsRouter } from './notifications/routes';
 import { pushSegmentsRouter } from './segments/routes';
@@ -15,11 +14,12 @@ import { pushOpenApiDocument } from './openapi';
 /**
  * Document 3 (push notifications) under /api/v1. Each resource router authenticates
  * its own routes with pushAuth (api/push/auth): the schemes and the Limits-table group
- * differ per route. Mount one line per resource router here.
+ * differ per route. Mount one line per resource router here. A dependency that is down
+ * becomes a 503 SERVICE_UNAVAILABLE with Retry-After in the push envelope in one place for
+ * the three APIs: the kit's error middleware (api/kit/dependency-errors.ts).
  */
 export function pushRouter(deps: AppDeps): Router {
   const router = new Router({ prefix: '/api/v1' });
-  router.use(dependencyErrors(deps));
   const anonymous = anonymousLimit(deps);
   router.get('/health', anonymous, pushHealth(deps));
   router.get('/openapi.json', anonymous); // then the document (serveOpenApi), with X-RateLimit-*
