@@ -54,6 +54,17 @@ export async function createSend(
   return { sendId, notificationIds };
 }
 
+/** A send's notificationIds in position order (the order its answer listed them); null: no such send. */
+export async function notificationIdsOf(executor: Executor, sendId: string): Promise<string[] | null> {
+  const { rows } = await sql<{ ids: string[] | null }>(
+    executor,
+    `SELECT (SELECT array_agg(n.id ORDER BY n.position) FROM push_notifications n WHERE n.send_id = s.id) AS ids
+       FROM push_sends s WHERE s.id = $1`,
+    [sendId],
+  );
+  return rows.length ? (rows[0].ids ?? []) : null;
+}
+
 /** Removes a send that never got its workflow (Temporal was unreachable): nothing half-done stays. */
 export async function deleteUnstartedSend(executor: Executor, sendId: string): Promise<void> {
   await sql(executor, `DELETE FROM push_sends WHERE id = $1 AND status = 'queued'`, [sendId]);

@@ -3,6 +3,7 @@ import Router from '@koa/router';
 import { trackNotification, type TrackKind } from '../../../db/repositories/push-tracking';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
+import type { IdempotencyState } from '../../kit/idempotency';
 import { parse } from '../../kit/validation';
 import { appFor, principalOf, pushAuth, type PushPrincipal } from '../auth';
 import { SendNotificationBody, TrackBody } from './schema';
@@ -15,7 +16,7 @@ export function pushNotificationsRouter(deps: AppDeps): Router {
     const body = parse(SendNotificationBody, ctx.request.body);
     const app = await appFor(ctx, deps, body.appId);
     ctx.status = 202;
-    ctx.body = await sendNotification(deps, app.id, body);
+    ctx.body = await sendNotification(deps, app.id, body, ctx.state.idempotency as IdempotencyState | undefined);
   });
 
   const track = (kind: TrackKind) =>
