@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { startApi, type TestApi } from '../support/api';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
-import { assertPushError, bearer, GENEROUS_PUSH_LIMITS, registerAccount } from '../support/push';
+import { apiKeyHeader, assertPushError, bearer, createApp, createKey, GENEROUS_PUSH_LIMITS, registerAccount } from '../support/push';
 
 const portOf = (url: string) => Number(new URL(url).port);
 
@@ -64,11 +64,15 @@ describe('push health', () => {
           ...(dependency === 'redis' ? { REDIS_URL: through.toString() } : { DATABASE_URL: through.toString() }),
         });
         const user = await registerAccount(api);
+        const key = await createKey(api, user.accessToken, (await createApp(api, user.accessToken)).id);
         assert.equal((await api.request('GET', '/api/v1/apps', { headers: bearer(user.accessToken) })).status, 200);
         await proxy.cut();
-        const res = await api.request('GET', '/api/v1/apps', { headers: bearer(user.accessToken) });
-        assertPushError(res, 503, 'SERVICE_UNAVAILABLE');
-        assert.ok(res.headers.get('retry-after'));
+        // a user token and an API key (its lookup reads PostgreSQL): the kit's one classifier
+        for (const headers of [bearer(user.accessToken), apiKeyHeader(key.key)]) {
+          const res = await api.request('GET', '/api/v1/apps', { headers });
+          assertPushError(res, 503, 'SERVICE_UNAVAILABLE');
+          assert.ok(res.headers.get('retry-after'));
+        }
       } finally {
         await proxy.close();
         await api?.stop().catch(() => undefined);

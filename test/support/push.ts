@@ -59,3 +59,26 @@ export function assertPushError(res: Pick<TestResponse, 'status' | 'body'>, stat
   assert.ok(res.body.message.length > 0);
   if (status === 400) assert.equal(typeof res.body.errors, 'object');
 }
+
+export interface OwnerAndStranger {
+  api: TestApi;
+  /** an account with a company of its own */
+  owner: PushAccount;
+  /** an account of another company */
+  stranger: PushAccount;
+}
+
+/**
+ * For a describe block (or a file): a push API of its own and two accounts of different
+ * companies, made before its tests, the API stopped after them. Read the fields inside tests.
+ */
+export function withOwnerAndStranger(): OwnerAndStranger {
+  const f = {} as OwnerAndStranger;
+  beforeAll(async () => {
+    f.api = await startPushApi();
+    f.owner = await registerAccount(f.api);
+    f.stranger = await registerAccount(f.api);
+  });
+  afterAll(async () => f.api?.stop());
+  return f;
+}
