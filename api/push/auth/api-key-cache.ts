@@ -16,6 +16,7 @@ import { findLivePushKeyByHash, type PushKeyPrincipalRow } from '../../../db/rep
 import { TtlCache } from '../../ticketing/auth/token-cache';
 import type { AppDeps } from '../../deps';
 import { errors } from '../../errors';
+import { isDependencyDown } from '../../kit/dependency-errors';
 
 /** A found key is reused this long; an unknown hash (nobody can present a key before it exists) for 5 s. */
 export const PUSH_KEY_TTL_MS = 30_000;
@@ -54,11 +55,8 @@ function createPushApiKeys(deps: AppDeps): PushApiKeys {
   function load(hash: string): Promise<PushKeyPrincipalRow | null> {
     let p = inflight.get(hash);
     if (!p) {
+      // a database that is down is the kit's 503 (api/kit/dependency-errors.ts); a bug stays a 500
       p = findLivePushKeyByHash(deps.db, hash)
-        .catch((err) => {
-          deps.logger.error({ err }, 'push API key lookup failed');
-          throw errors.unavailable();
-        })
         .then((row) => {
           // an ended trial is read again next time: an extension must work at once
           if (!row || !row.trialExpired) cache.set(hash, row, Date.now() + (row ? PUSH_KEY_TTL_MS : MISSING_KEY_TTL_MS));
@@ -85,7 +83,9 @@ function createPushApiKeys(deps: AppDeps): PushApiKeys {
         // one SET per key (each in its own cluster slot), pipelined
         await Promise.all(keyIds.map((id) => redis.set(pushKeyRevokedMarker(id), '1', 'EX', PUSH_REVOCATION_MARKER_TTL_SECONDS)));
       } catch (err) {
-        // nothing is revoked yet: the client retries the DELETE
+        // nothing is revoked yet: the client retries the DELETE (Redis down, by the kit's one
+        // classifier; anything else is a bug and stays a 500)
+        if (!isDependencyDown(err)) throw err;
         deps.logger.error({ err }, 'push API key revocation marker not set');
         throw errors.unavailable('The key cannot be revoked right now; retry the request');
       }

@@ -7,6 +7,7 @@ import { createSend, deleteUnstartedSend, notificationIdsOf, sendableDevices } f
 import { PUSH_QUEUE, PUSH_SEND_WORKFLOW_TYPE, pushSendWorkflowId, type PushSendInput } from '../../../workflows/push-send/contract';
 import type { AppDeps } from '../../deps';
 import { errors } from '../../errors';
+import { isDependencyDown } from '../../kit/dependency-errors';
 import type { IdempotencyState } from '../../kit/idempotency';
 import type { SendNotificationBody } from './schema';
 
@@ -92,7 +93,9 @@ async function startSendWorkflow(deps: AppDeps, sendId: string): Promise<void> {
     // start reached Temporal after all, its workflow finds no send and ends without a push.
     deps.logger.warn({ err, sendId }, 'push send could not be started');
     await deleteUnstartedSend(deps.db, sendId).catch((e) => deps.logger.error({ err: e, sendId }, 'unstarted send not removed'));
-    throw errors.unavailable('The send could not be queued; nothing was stored, retry later');
+    // Temporal down (the kit's one classifier): 503 with this message; anything else stays a 500
+    if (isDependencyDown(err)) throw errors.unavailable('The send could not be queued; nothing was stored, retry later');
+    throw err;
   }
 }
 
