@@ -157,3 +157,13 @@ export function workerProcess(queue: string, env: NodeJS.ProcessEnv): Restartabl
     ready: { line: 'worker started' },
   });
 }
+
+/**
+ * Stops what a fault test started: the in-process API first (it holds connections to the
+ * rest), then the processes in the order given, PostgreSQL last (its folder goes with it).
+ */
+export async function stopFaultServices(o: { api?: { stop(): Promise<void> }; processes: Array<Restartable | undefined>; pg?: OwnPostgres }): Promise<void> {
+  await o.api?.stop().catch(() => undefined);
+  for (const p of o.processes) await p?.stop();
+  o.pg?.destroy();
+}
