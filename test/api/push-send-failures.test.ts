@@ -21,27 +21,31 @@ afterAll(() => api?.stop());
 
 const sendsOf = async (appId: string) => (await api.deps.db.query(`SELECT count(*)::int AS n FROM push_sends WHERE app_id = $1`, [appId])).rows[0].n;
 
-test('Temporal unreachable: 503 SERVICE_UNAVAILABLE with Retry-After, no send and no notification rows', async () => {
-  const [device] = await insertDevices(api.deps.db, tenant.appId, 1);
-  const before = await sendsOf(tenant.appId);
-  // the same app, but its Temporal client points at a port nothing listens on
+/** POST /notifications/send to the same app, but its Temporal client points at a port nothing listens on. */
+async function sendWithDeadTemporal(body: object, headers: Record<string, string> = {}): Promise<Response> {
   const deadTemporal = new Client({ connection: Connection.lazy({ address: '127.0.0.1:1', connectTimeout: '1s' }) });
   const server = createApp({ ...api.deps, temporal: deadTemporal }).listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   try {
-    const res = await fetch(`http://127.0.0.1:${(server.address() as any).port}/api/v1/notifications/send`, {
+    return await fetch(`http://127.0.0.1:${(server.address() as any).port}/api/v1/notifications/send`, {
       method: 'POST',
-      headers: { ...apiKeyHeader(tenant.apiKey), 'content-type': 'application/json' },
-      body: JSON.stringify({ appId: tenant.appId, deviceIds: [device.id], title: 'down', body: 'x' }),
+      headers: { ...apiKeyHeader(tenant.apiKey), 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
     });
-    assertPushError({ status: res.status, body: await res.json() }, 503, 'SERVICE_UNAVAILABLE');
-    assert.ok(res.headers.get('retry-after'));
-    assert.equal(await sendsOf(tenant.appId), before);
-    const { rows } = await api.deps.db.query(`SELECT count(*)::int AS n FROM push_notifications WHERE device_id = $1`, [device.id]);
-    assert.equal(rows[0].n, 0);
   } finally {
     server.close();
   }
+}
+
+test('Temporal unreachable: 503 SERVICE_UNAVAILABLE with Retry-After, no send and no notification rows', async () => {
+  const [device] = await insertDevices(api.deps.db, tenant.appId, 1);
+  const before = await sendsOf(tenant.appId);
+  const res = await sendWithDeadTemporal({ appId: tenant.appId, deviceIds: [device.id], title: 'down', body: 'x' });
+  assertPushError({ status: res.status, body: await res.json() }, 503, 'SERVICE_UNAVAILABLE');
+  assert.ok(res.headers.get('retry-after'));
+  assert.equal(await sendsOf(tenant.appId), before);
+  const { rows } = await api.deps.db.query(`SELECT count(*)::int AS n FROM push_notifications WHERE device_id = $1`, [device.id]);
+  assert.equal(rows[0].n, 0);
 });
 
 test('a committed send without its workflow is started by the recovery once, and pushed', async () => {
@@ -93,19 +97,8 @@ test('the send was committed but its answer never stored: a retry after the leas
 test('the first attempt\'s send was removed (Temporal unreachable, 503): a retry with the same key sends once', async () => {
   const devices = await insertDevices(api.deps.db, tenant.appId, 2);
   const key = `send-503-${Date.now()}`;
-  const deadTemporal = new Client({ connection: Connection.lazy({ address: '127.0.0.1:1', connectTimeout: '1s' }) });
-  const server = createApp({ ...api.deps, temporal: deadTemporal }).listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
-  try {
-    const res = await fetch(`http://127.0.0.1:${(server.address() as any).port}/api/v1/notifications/send`, {
-      method: 'POST',
-      headers: { ...apiKeyHeader(tenant.apiKey), 'content-type': 'application/json', 'idempotency-key': key },
-      body: JSON.stringify({ appId: tenant.appId, deviceIds: devices.map((d) => d.id), title: key, body: 'x' }),
-    });
-    assert.equal(res.status, 503);
-  } finally {
-    server.close();
-  }
+  const res = await sendWithDeadTemporal({ appId: tenant.appId, deviceIds: devices.map((d) => d.id), title: key, body: 'x' }, { 'idempotency-key': key });
+  assert.equal(res.status, 503);
   assert.deepEqual(await sendsTitled(key), []);
   const retry = await sendWithKey(key, devices.map((d) => d.id), key);
   assert.equal(retry.status, 202, JSON.stringify(retry.body));
