@@ -80,6 +80,7 @@ afterAll(async () => {
 interface Device {
   id: string;
   token: string;
+  platform: 'Android' | 'iOS';
 }
 interface SendAnswer {
   notificationIds: string[];
@@ -103,7 +104,7 @@ test('kill the push worker, Temporal, PostgreSQL and Redis in turn under a regis
   });
   const pool: Device[] = (
     await insertDevices(api.deps.db, tenant.appId, POOL, { prefix: `pool-${Date.now()}`, platform: (n) => (n % 2 ? 'iOS' : 'Android') })
-  ).map(({ id, token }) => ({ id, token }));
+  ).map(({ id, token, platform }) => ({ id, token, platform }));
   const registers: Array<Operation<{ id: string }> & { token: string; relaunchOf?: string }> = [];
   const sends: Array<Operation<SendAnswer> & { title: string; devices: Device[] }> = [];
   const registered: Device[] = [];
@@ -116,17 +117,18 @@ test('kill the push worker, Temporal, PostgreSQL and Redis in turn under a regis
       // every fourth call is a device launching again (a new key, the same token): same id
       const again = i % 4 === 3 && registered.length ? registered[(n * 7 + i) % registered.length] : undefined;
       const token = again?.token ?? `reg-${n}-${i}-${Date.now().toString(36)}`;
+      const platform = again?.platform ?? (i % 2 ? 'iOS' : 'Android');
       const op = {
         path: '/api/v1/devices/register',
         key: `push-faults-reg-${n}-${i}`,
-        body: { deviceToken: token, platform: i % 2 ? 'iOS' : 'Android', userId: `player-${n}-${i}` },
+        body: { deviceToken: token, platform, userId: `player-${n}-${i}` },
         attempts: [],
         token,
         relaunchOf: again?.id,
       };
       registers.push(op);
       const { id } = await client.run<{ id: string }>(op);
-      if (!again) registered.push({ id, token });
+      if (!again) registered.push({ id, token, platform });
       await sleep(500); // a steady load through every phase
     }
   }
