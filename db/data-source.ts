@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { Initial1732160000000 } from './migrations/1732160000000-Initial';
 import { AuthAudit1732160000001 } from './migrations/1732160000001-AuthAudit';
@@ -28,10 +29,30 @@ export const MIGRATIONS = [
   CreateOutbox1732160000080,
 ];
 
-/** `statementTimeoutMs`: 0 for migrations, which may legitimately run long. */
-export function createDataSource(url: string, poolSize = 20, statementTimeoutMs = 8000): DataSource {
+/**
+ * node-postgres as TypeORM's driver (its `driver` option), except that the pool TypeORM
+ * builds from it is handed to `onPool`: raw SQL outside a transaction goes straight to
+ * that pool (db/db.ts `sql()`, docs/benchmarks.md: the query runner around each such
+ * query cost up to a quarter of a list request's CPU). One pool, TypeORM's own.
+ */
+function pgDriver(onPool: (pool: pg.Pool) => void): typeof pg {
+  class Pool extends pg.Pool {
+    constructor(config?: pg.PoolConfig) {
+      super(config);
+      onPool(this);
+    }
+  }
+  return Object.create(pg, { Pool: { value: Pool } });
+}
+
+/**
+ * `statementTimeoutMs`: 0 for migrations, which may legitimately run long. `onPool`
+ * receives the connection pool once `initialize()` has created it.
+ */
+export function createDataSource(url: string, poolSize = 20, statementTimeoutMs = 8000, onPool?: (pool: pg.Pool) => void): DataSource {
   return new DataSource({
     type: 'postgres',
+    ...(onPool ? { driver: pgDriver(onPool) } : {}),
     url,
     synchronize: false,
     migrationsRun: false,
