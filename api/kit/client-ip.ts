@@ -7,8 +7,9 @@ import { clientIp, type TrustedProxies } from '../../lib/client-ip';
  * X-Forwarded-For; this one believes only the listed proxies.
  */
 export function clientAddress(trusted: TrustedProxies): Middleware {
-  return async (ctx, next) => {
+  // not async: one promise less per request (every request passes here)
+  return (ctx, next) => {
     ctx.request.ip = clientIp(ctx.req.socket.remoteAddress, ctx.get('X-Forwarded-For') || undefined, trusted);
-    await next();
+    return next();
   };
 }

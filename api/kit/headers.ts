@@ -7,10 +7,11 @@ import type { Context, Middleware } from 'koa';
  * https`; browsers ignore the header over plain HTTP, so a forged one does no harm).
  */
 export function securityHeaders(): Middleware {
-  return async (ctx, next) => {
+  // not async: one promise less per request (every request passes here)
+  return (ctx, next) => {
     ctx.set('X-Content-Type-Options', 'nosniff');
     if (ctx.secure) ctx.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
-    await next();
+    return next();
   };
 }
 

@@ -118,7 +118,7 @@ export function inputLimits(opts: InputLimitOptions): Middleware {
       throw err;
     },
   });
-  return async (ctx, next) => {
+  const checkUrl = (ctx: Context) => {
     checkUrlPart(ctx.path, 'path');
     if (ctx.querystring) {
       for (const pair of ctx.querystring.split('&')) {
@@ -127,8 +127,14 @@ export function inputLimits(opts: InputLimitOptions): Middleware {
         checkUrlPart(value, name);
       }
     }
-    // GET, HEAD, OPTIONS carry no body to parse or check: straight on.
-    if (!PARSED_METHODS.includes(ctx.method)) return next();
+  };
+  return (ctx, next) => {
+    checkUrl(ctx);
+    // GET, HEAD, OPTIONS carry no body to parse or check: straight on (no promise of our own)
+    return PARSED_METHODS.includes(ctx.method) ? parseAndCheckBody(ctx, next) : next();
+  };
+
+  async function parseAndCheckBody(ctx: Context, next: () => Promise<unknown>) {
     const original = ctx.req;
     const checkUtf8 = !ctx.get('Content-Encoding') && ctx.is('json');
     if (checkUtf8) ctx.req = utf8Checked(original) as unknown as IncomingMessage;
@@ -145,5 +151,5 @@ export function inputLimits(opts: InputLimitOptions): Middleware {
       if (problem) throw errors.validation(`${problem[0]}: ${problem[1]}`, { [problem[0]]: [problem[1]] });
     }
     await next();
-  };
+  }
 }
