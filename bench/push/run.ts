@@ -26,6 +26,7 @@ import { insertDevices, registerLoad, sendPhase, setUpTenant, type SendPhase } f
 import { pushCpuGroups } from './cpu';
 import { alternate, rps, type CpuMs } from './rounds';
 import { measureSinkCapacity, type SinkCapacity } from './sink-capacity';
+import { measureLibraryCapacity, type LibraryCapacity } from './library-capacity';
 import { PUSH_PORTS, PUSH_STACK, startApps, waitForApps } from './stack';
 
 const RESULTS = join(ROOT, 'bench', 'results');
@@ -71,6 +72,8 @@ interface PushResults {
   register?: { app: RunStats; peer: RunStats; ratio: number; rounds: RoundFigures[]; cpuMsPerRequest: { app: CpuMs; peer: CpuMs } };
   sink?: SinkCapacity & { cpuMsPerPush?: CpuMs };
   send?: SendPhase & { ratioToSink?: number; rounds?: RoundFigures[]; cpuMsPerPush?: CpuMs };
+  /** firebase-admin alone against the sink (the median of `rounds` runs), for information */
+  library?: LibraryCapacity & { runs: number[] };
   targets?: Record<string, { aim: string; value: number | null; met: boolean | null }>;
 }
 
@@ -106,6 +109,9 @@ function toMarkdown(r: PushResults): string {
   if (r.send) {
     const s = r.send;
     lines.push(`| pushes/s reaching the sink (${s.calls} calls × ${s.devicesPerCall} devices) | ${f(s.pushesPerSec)} | ${f(r.sink?.perSecond)} (sink raw capacity: bare HTTP/2 FCM client, ${r.config.rawConcurrency} in flight) | ${f(s.ratioToSink, 2)} | ≥ 0.5 |`);
+    if (r.library) {
+      lines.push(`| (information) pushes/s through firebase-admin alone: the worker's FCM transport from the bench process, no API/Temporal/DB | ${f(s.pushesPerSec)} | ${f(r.library.perSecond)} (median of ${f(r.library.runs.length)} runs: ${r.library.runs.map((x) => f(x)).join(', ')}) | ${f(s.pushesPerSec / r.library.perSecond, 2)} | — |`);
+    }
     lines.push(
       '',
       `Sends: ${s.received}/${s.pushes} pushes at the sink; API call → last device of the call: p50 ${f(s.callToLast.p50)} ms, p99 ${f(s.callToLast.p99)} ms, max ${f(s.callToLast.max)} ms; ` +
@@ -237,6 +243,13 @@ async function main(): Promise<number> {
         cpuMsPerPush: r.cpuMsApp,
       };
       log(`send: median ratio ${r.median.ratio.toFixed(2)}; CPU ms/push: send ${JSON.stringify(r.cpuMsApp)}; raw ${JSON.stringify(r.cpuMsPeer)}`);
+    });
+    if (CONFIG.phases.includes('send')) await step(`firebase-admin alone: ${CONFIG.rounds} × ${CONFIG.rawSec} s`, async () => {
+      const runs: LibraryCapacity[] = [];
+      for (let i = 0; i < CONFIG.rounds; i++) runs.push(await measureLibraryCapacity({ url: apps.sinkUrl, durationMs: CONFIG.rawSec * 1000 }));
+      const sorted = [...runs].sort((a, b) => a.perSecond - b.perSecond);
+      results.library = { ...sorted[Math.floor(sorted.length / 2)], runs: runs.map((x) => x.perSecond) };
+      log(`firebase-admin alone: ${runs.map((x) => `${x.perSecond.toFixed(0)}/s (${x.failures} failed)`).join(', ')}`);
     });
   } catch (err) {
     results.errors.push(`set-up: ${(err as Error).stack ?? err}`);
