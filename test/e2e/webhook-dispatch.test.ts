@@ -56,7 +56,11 @@ test('a claim whose dispatcher died is taken up again with the delivery ids it w
   const { eventId, deliveryId } = await claimedButNotStarted();
   const got = await eventually(async () => receiver.accepted.find((d) => d.id === deliveryId), 20_000);
   assert.equal(got.envelope.id, deliveryId);
-  const rows = (await db.query('SELECT id, status FROM webhook_deliveries WHERE event_id = $1', [eventId])).rows;
+  // the worker records the attempt once the receiver has answered: wait for that write
+  const rows = await eventually(async () => {
+    const r = (await db.query('SELECT id, status FROM webhook_deliveries WHERE event_id = $1', [eventId])).rows;
+    return r.every((d) => d.status !== 'pending') && r;
+  });
   assert.deepEqual(rows, [{ id: deliveryId, status: 'succeeded' }], 'no second delivery row for the event');
   assert.ok(await eventually(() => dispatchedAt(eventId)));
 });
