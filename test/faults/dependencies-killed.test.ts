@@ -1,29 +1,48 @@
-// `npm run test:faults` (also part of `npm test`): issue 18's fault run. Under a create
-// load of careful clients (a unique Idempotency-Key per create, the same key retried on
-// network errors, 5xx, 429 and 409-in-progress), the ticketing worker, the Temporal
-// server, PostgreSQL and Redis are killed in turn and restarted ~10 s later. All of them
-// are the test's own (test/support/fault-services.ts), never the shared ones.
+// `npm run test:faults` (also part of `npm test`): issue 18's fault run. Under a create load
+// of 12 careful clients (test/support/fault-load.ts), the ticketing worker, the webhooks
+// worker, the Temporal server, PostgreSQL and Redis are killed in turn and restarted ~10 s
+// later. All of them are the test's own (test/support/fault-services.ts), never the shared
+// ones; the webhooks worker delivers every `ticket.created` to a verifying receiver on
+// loopback, registered through POST /v1/webhooks.
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDataSource } from '../../db/data-source';
+import { createLogger } from '../../lib/logger';
 import { startApi, type TestApi } from '../support/api';
+import { countDeliveries, deliveredTicket } from '../support/fault-deliveries';
+import { createLoad } from '../support/fault-load';
 import { freePort, OwnPostgres, ownRedis, ownTemporal, workerProcess, type Restartable } from '../support/fault-services';
 import { tenantWithPlayer, type Tenant } from '../support/tickets';
+import { createWebhook } from '../support/webhook-api';
+import { startVerifyingReceiver } from '../support/webhook-receiver';
 
-const CLIENTS = 4;
+/**
+ * Issue 18's load: 12 careful clients. Each pauses 2 s between two creates, about 5-6
+ * creates a second in all: what the ticketing worker triages as fast as it comes on 2
+ * shared cores. At 0.3 s (about 30 a second) triage fell minutes behind and the run took
+ * over 5 minutes (docs/reliability.md).
+ */
+const CLIENTS = 12;
+const PAUSE_MS = 2000;
 const DOWN_MS = 10_000;
 const ANSWER_BOUND_MS = 10_000;
 const MAX_CREATES = 1500; // bound in requests, beside the time bound of the phases
+/** after the load: every workflow started, every ticket triaged, every delivery received */
+const DRAIN_MS = 90_000;
+/** how long a phase waits for the first delivery after its restart (printed, not asserted) */
+const DELIVERY_PROBE_MS = 30_000;
 
 let pg: OwnPostgres;
 let redis: Restartable;
 let temporal: Restartable;
 let worker: Restartable;
+let webhooksWorker: Restartable;
+let receiver: Awaited<ReturnType<typeof startVerifyingReceiver>>;
 let api: TestApi;
 let t: Tenant;
-let env: NodeJS.ProcessEnv;
+let endpoint: { id: string; secret: string };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -40,117 +59,87 @@ beforeAll(async () => {
   const temporalPort = await freePort();
   temporal = ownTemporal(temporalPort, join(mkdtempSync(join(tmpdir(), 'faults-temporal-')), 'temporal.sqlite'));
   await temporal.start();
-  env = {
+  const env = {
     DATABASE_URL: pg.url,
     REDIS_URL: `redis://127.0.0.1:${redisPort}/0`,
     TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`,
     TEMPORAL_SEARCH_ATTRIBUTES: 'off',
     RATE_LIMITS: 'starter=100000,growth=100000,scale=100000,enterprise=100000',
     IDEMPOTENCY_LEASE_SECONDS: '15',
+    // the receiver listens on 127.0.0.1 (test only; never in production)
+    WEBHOOK_ALLOW_LOOPBACK: '1',
   };
   process.env.IDEMPOTENCY_LEASE_SECONDS = '15';
   worker = workerProcess('ticketing', { ...env, LOG_LEVEL: 'info' });
-  await worker.start();
-  api = await startApi(env);
+  webhooksWorker = workerProcess('webhooks', { ...env, LOG_LEVEL: 'info' });
+  receiver = await startVerifyingReceiver(() => endpoint.secret);
+  // hundreds of 503s (and failed key lookups) are logged during the outages; a 500 fails the test anyway
+  [api] = await Promise.all([startApi(env, { logger: createLogger({ level: 'fatal' }) }), worker.start(), webhooksWorker.start()]);
   t = await tenantWithPlayer(api);
+  endpoint = await createWebhook(api, t.token, { workspaceId: t.workspace.id, url: receiver.url, events: ['ticket.created'] });
 }, 120_000);
 
 afterAll(async () => {
   await api?.stop().catch(() => undefined);
   await worker?.stop();
+  await webhooksWorker?.stop();
   await temporal?.stop();
   await redis?.stop();
+  await receiver?.stop();
   pg?.destroy();
 });
 
-interface Attempt {
-  status: number | 'network' | 'timeout';
-  ms: number;
-  envelope: boolean;
-  retryAfter: boolean;
-}
-interface Create {
-  key: string;
-  title: string;
-  id?: string;
-  attempts: Attempt[];
-}
-
-const creates: Create[] = [];
-let loadOn = true;
-
-async function attempt(c: Create): Promise<Attempt & { body?: any }> {
-  const started = Date.now();
-  try {
-    const res = await fetch(`${api.baseUrl}/v1/tickets`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/json', 'idempotency-key': c.key },
-      body: JSON.stringify({ workspaceId: t.workspace.id, playerId: t.player.playerId, title: c.title, body: 'Fault run ticket' }),
-      signal: AbortSignal.timeout(ANSWER_BOUND_MS + 2000),
-    });
-    const body: any = await res.json().catch(() => undefined);
-    return { status: res.status, ms: Date.now() - started, envelope: !!body?.error?.code, retryAfter: res.headers.has('retry-after'), body };
-  } catch (err: any) {
-    const status = err?.name === 'TimeoutError' ? 'timeout' : 'network';
-    return { status, ms: Date.now() - started, envelope: false, retryAfter: false };
-  }
-}
-
-/** One careful client: a new key per create, the same key retried until it is answered. */
-async function client(n: number): Promise<void> {
-  for (let i = 0; loadOn && creates.length < MAX_CREATES; i++) {
-    const c: Create = { key: `faults-${n}-${i}`, title: `faults ${n}/${i}`, attempts: [] };
-    creates.push(c);
-    for (;;) {
-      const a = await attempt(c);
-      c.attempts.push(a);
-      if (a.status === 201) {
-        c.id = a.body.id;
-        break;
-      }
-      const retryable = typeof a.status !== 'number' || a.status >= 500 || a.status === 429 || (a.status === 409 && a.body?.error?.code === 'idempotency_request_in_progress');
-      if (!retryable) throw new Error(`create ${c.key} answered ${a.status}: ${JSON.stringify(a.body)}`);
-      await sleep(250);
-    }
-    await sleep(300); // a steady load through every phase, bounded by MAX_CREATES
-  }
-}
-
-/** From the restart until a new create (a key of its own) is answered 201. */
-async function recoveryMs(since: number): Promise<number> {
-  for (let i = 0; ; i++) {
-    const a = await attempt({ key: `probe-${since}-${i}`, title: `probe ${since}/${i}`, attempts: [] });
-    if (a.status === 201) return Date.now() - since;
-    await sleep(200);
-  }
-}
-
-test('kill the ticketing worker, Temporal, PostgreSQL and Redis in turn under a create load', async () => {
-  const load = Array.from({ length: CLIENTS }, (_, n) => client(n));
+test('kill each dependency in turn under a create load: nothing lost or doubled, one signed delivery per ticket', async () => {
+  const load = createLoad({
+    baseUrl: api.baseUrl,
+    token: t.token,
+    workspaceId: t.workspace.id,
+    playerId: t.player.playerId,
+    answerTimeoutMs: ANSWER_BOUND_MS + 2000,
+    pauseMs: PAUSE_MS,
+    maxCreates: MAX_CREATES,
+  });
+  const running = load.run(CLIENTS);
   const faults: Array<[string, () => void | Promise<void>, () => Promise<void>]> = [
     ['ticketing worker (SIGKILL)', () => worker.kill9(), () => worker.start()],
+    ['webhooks worker (SIGKILL)', () => webhooksWorker.kill9(), () => webhooksWorker.start()],
     ['Temporal dev server (SIGKILL)', () => temporal.kill9(), () => temporal.start()],
     ['PostgreSQL (pg_ctl stop -m immediate)', () => pg.stopImmediate(), () => pg.start()],
     ['Redis (SIGKILL)', () => redis.kill9(), () => redis.start()],
   ];
-  const table: Array<{ fault: string; recoverySeconds: number }> = [];
+  const table: Array<{ fault: string; 'first 201 (s)': number; 'its delivery (s)': number | string }> = [];
+  const extraRestarts: string[] = [];
   await sleep(2000);
   for (const [name, kill, restart] of faults) {
     await kill();
     await sleep(DOWN_MS);
     await restart();
     const restartedAt = Date.now();
-    // the worker may have given up while Temporal or PostgreSQL was down: a supervisor
+    // a worker may have given up while Temporal or PostgreSQL was down: a supervisor
     // (npm start) restarts it, so does this test
-    if (!worker.running) await worker.start();
-    table.push({ fault: name, recoverySeconds: Math.round((await recoveryMs(restartedAt)) / 100) / 10 });
-    await sleep(2000);
+    for (const w of [worker, webhooksWorker].filter((w) => !w.running)) extraRestarts.push(`${w.name} after ${name}`);
+    await Promise.all([worker, webhooksWorker].filter((w) => !w.running).map((w) => w.start()));
+    const probe = await load.probe(restartedAt);
+    const deliveredBy = Date.now() + DELIVERY_PROBE_MS;
+    while (!deliveredTicket(receiver.accepted, probe.id) && Date.now() < deliveredBy) await sleep(100);
+    const delivered = deliveredTicket(receiver.accepted, probe.id);
+    const seconds = (ms: number) => Math.round(ms / 100) / 10;
+    table.push({
+      fault: name,
+      'first 201 (s)': seconds(probe.ms),
+      'its delivery (s)': delivered ? seconds(Date.now() - restartedAt) : `> ${seconds(deliveredBy - restartedAt)}`,
+    });
+    await sleep(Math.max(0, restartedAt + 2000 - Date.now()));
   }
-  loadOn = false;
-  await Promise.all(load);
-  if (!worker.running) await worker.start();
+  load.stop();
+  await running;
+  await Promise.all([worker, webhooksWorker].filter((w) => !w.running).map((w) => w.start()));
+  // the time to recover after each restart: until a new create is answered 201, and until
+  // that ticket's ticket.created delivery has reached the receiver
   console.table(table);
+  if (extraRestarts.length) console.log(`workers that gave up during an outage and were started again: ${extraRestarts.join(', ')}`);
 
+  const { creates } = load;
   const db = api.deps.db;
   const acknowledged = creates.filter((c) => c.id);
   // every retrying client answered
@@ -168,28 +157,63 @@ test('kill the ticketing worker, Temporal, PostgreSQL and Redis in turn under a 
     if (f.status === 503) assert.ok(f.envelope && f.retryAfter, 'a 503 without the envelope or Retry-After');
     assert.notEqual(f.status, 'timeout', 'a request not answered within 10 s');
   }
-  console.log(`${creates.length} creates, ${failures.length} failed attempts (${failures.filter((f) => f.status === 503).length} × 503)`);
   // 0 keys left in progress: every key was retried until answered
   const inProgress = (await db.query(`SELECT count(*)::int AS n FROM idempotency_keys WHERE status_code IS NULL AND key LIKE 'faults-%'`)).rows[0].n;
   assert.equal(inProgress, 0);
-  // one ticket.created event per ticket
+  // one ticket.created event per ticket (the probes' tickets included)
+  const all = (await db.query(`SELECT id FROM tickets WHERE workspace_id = $1`, [t.workspace.id])).rows.map((r) => r.id as string);
   const events = (await db.query(`SELECT subject_id, count(*)::int AS n FROM events WHERE type = 'ticket.created' AND workspace_id = $1 GROUP BY 1`, [t.workspace.id])).rows;
-  const ids = new Set(rows.map((r) => r.id));
-  for (const e of events.filter((e) => ids.has(e.subject_id))) assert.equal(e.n, 1);
-  // every ticket's workflow runs (the outbox drained), and triage is on every ticket
-  const deadline = Date.now() + 90_000;
+  assert.deepEqual(events.map((e) => e.subject_id).sort(), [...all].sort());
+  for (const e of events) assert.equal(e.n, 1, `${e.n} ticket.created events for ${e.subject_id}`);
+
+  // every ticket's workflow runs (the outbox drained), triage is on every ticket, and
+  // every ticket's delivery has been received
+  const deadline = Date.now() + DRAIN_MS;
   for (;;) {
     const pending = (await db.query('SELECT count(*)::int AS n FROM ticket_workflow_starts')).rows[0].n;
     const untriaged = (await db.query(`SELECT count(*)::int AS n FROM tickets WHERE workspace_id = $1 AND NOT ai_triaged`, [t.workspace.id])).rows[0].n;
-    if (pending === 0 && untriaged === 0) break;
-    if (Date.now() > deadline) assert.fail(`${pending} workflows not started, ${untriaged} tickets untriaged\n${worker.output()}`);
+    const undelivered = countDeliveries(receiver.accepted, all).missing.length;
+    const undispatched = (await db.query(`SELECT count(*)::int AS n FROM events WHERE dispatched_at IS NULL`)).rows[0].n;
+    if (pending === 0 && untriaged === 0 && undelivered === 0 && undispatched === 0) break;
+    if (Date.now() > deadline) {
+      const stuck = (await db.query(`SELECT id, batch_id, claimed_at, now() AS now FROM events WHERE dispatched_at IS NULL`)).rows;
+      assert.fail(
+        `${pending} workflows not started, ${untriaged} tickets untriaged, ${undelivered} tickets without a delivery, ${undispatched} events not dispatched ${JSON.stringify(stuck)}\n` +
+          `[worker:ticketing]\n${worker.output()}\n[worker:webhooks]\n${webhooksWorker.output()}`,
+      );
+    }
     await sleep(500);
   }
+
+  // one signed ticket.created delivery per ticket: one delivery id each, every request of
+  // it verified with the endpoint's secret (the receiver answered 401 to anything else)
+  // and the same bytes; a repeat of an attempt after a kill is the same delivery
+  const count = countDeliveries(receiver.accepted, all);
+  assert.deepEqual(receiver.rejected.map((d) => d.id), [], 'requests that failed verification');
+  assert.deepEqual(count.missing, []);
+  assert.deepEqual(count.doubled, []);
+  assert.deepEqual(count.inconsistent, []);
+  // and the delivery log agrees: one row per ticket, the one received, succeeded
+  const logged = (
+    await db.query(
+      `SELECT d.id, e.subject_id, d.status FROM webhook_deliveries d JOIN events e ON e.id = d.event_id WHERE d.endpoint_id = $1`,
+      [endpoint.id],
+    )
+  ).rows;
+  assert.equal(logged.length, all.length);
+  for (const r of logged) {
+    assert.equal(r.id, count.deliveryOf.get(r.subject_id), `the delivery of ${r.subject_id}`);
+    assert.equal(r.status, 'succeeded', `${r.id} is ${r.status}`);
+  }
+  console.log(
+    `${creates.length} creates by ${CLIENTS} clients, ${failures.length} failed attempts (${failures.filter((f) => f.status === 503).length} × 503); ` +
+      `${all.length} tickets, ${all.length} deliveries received, ${count.repeats} repeated requests of ${count.repeated.size} deliveries after a kill`,
+  );
+
   // 0 workflows without a row (and no row without its workflow)
-  const all = (await db.query(`SELECT id FROM tickets WHERE workspace_id = $1`, [t.workspace.id])).rows.map((r) => r.id as string);
   for (const id of all) await api.deps.temporal.workflow.getHandle(`ticket/${id}`).describe();
   const workflows: string[] = [];
   for await (const wf of api.deps.temporal.workflow.list({ query: `WorkflowType = 'ticketWorkflow'` })) workflows.push(wf.workflowId);
   const allIds = new Set(all);
   for (const w of workflows) assert.ok(allIds.has(w.replace(/^ticket\//, '')), `workflow ${w} has no row`);
-}, 240_000);
+}, 300_000);

@@ -1,0 +1,65 @@
+// What the fault run's webhook receiver got, per ticket (test/faults/dependencies-killed.test.ts).
+//
+// "One signed delivery per ticket", read with the code: a ticket's `ticket.created` event
+// has one delivery per subscribed endpoint (a `webhook_deliveries` row, `evt_…` id). That
+// id is the envelope's `id` and the `webhook-id` header, the same on every attempt, and
+// the bytes are the same too (docs/webhooks.md). A worker that dies after a POST and
+// before the attempt is recorded sends that attempt again: a REPEAT of the same delivery,
+// which receivers deduplicate on the id (at least once, as the spec allows). So per
+// ticket: exactly one distinct delivery id received, every request of it verified with
+// the endpoint's secret and byte-identical; the repeats are counted and reported.
+import type { Delivered } from './webhook-receiver';
+
+export interface DeliveryCount {
+  /** tickets that received no delivery */
+  missing: string[];
+  /** tickets that received more than one distinct delivery id (two deliveries of one event, or two events) */
+  doubled: Array<{ ticketId: string; deliveryIds: string[] }>;
+  /** delivery ids received more than once, with how many times */
+  repeated: Map<string, number>;
+  /** requests beyond the first of their delivery id */
+  repeats: number;
+  /** a request whose envelope id, event or bytes disagree with the first of its delivery id */
+  inconsistent: string[];
+  /** ticket id → the one delivery id it received */
+  deliveryOf: Map<string, string>;
+}
+
+/** Counts the `ticket.created` deliveries `accepted` (verified requests) holds for `ticketIds`. */
+export function countDeliveries(accepted: Delivered[], ticketIds: string[]): DeliveryCount {
+  const firstOf = new Map<string, Delivered>();
+  const timesOf = new Map<string, number>();
+  const idsOfTicket = new Map<string, Set<string>>();
+  const inconsistent: string[] = [];
+  for (const d of accepted) {
+    if (d.envelope?.event !== 'ticket.created') continue;
+    const first = firstOf.get(d.id);
+    if (!first) firstOf.set(d.id, d);
+    else if (first.raw !== d.raw) inconsistent.push(`${d.id}: a repeat with other bytes`);
+    if (d.envelope.id !== d.id) inconsistent.push(`${d.id}: envelope id ${d.envelope.id}`);
+    timesOf.set(d.id, (timesOf.get(d.id) ?? 0) + 1);
+    const ticketId = String(d.envelope.data?.id);
+    idsOfTicket.set(ticketId, (idsOfTicket.get(ticketId) ?? new Set()).add(d.id));
+  }
+  const repeated = new Map([...timesOf].filter(([, n]) => n > 1));
+  const deliveryOf = new Map<string, string>();
+  const doubled: DeliveryCount['doubled'] = [];
+  for (const id of ticketIds) {
+    const ids = [...(idsOfTicket.get(id) ?? [])];
+    if (ids.length === 1) deliveryOf.set(id, ids[0]);
+    if (ids.length > 1) doubled.push({ ticketId: id, deliveryIds: ids });
+  }
+  return {
+    missing: ticketIds.filter((id) => !idsOfTicket.has(id)),
+    doubled,
+    repeated,
+    repeats: [...repeated.values()].reduce((sum, n) => sum + n - 1, 0),
+    inconsistent,
+    deliveryOf,
+  };
+}
+
+/** Whether the receiver has accepted a `ticket.created` delivery of this ticket. */
+export function deliveredTicket(accepted: Delivered[], ticketId: string): boolean {
+  return accepted.some((d) => d.envelope?.event === 'ticket.created' && d.envelope.data?.id === ticketId);
+}
