@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { createDataSource } from '../../db/data-source';
 import { createLogger } from '../../lib/logger';
 import { startApi, type TestApi } from '../support/api';
-import { countDeliveries, deliveredTicket } from '../support/fault-deliveries';
+import { countDeliveries, deliveredTicket, repeatsByFault } from '../support/fault-deliveries';
 import { createLoad } from '../support/fault-load';
 import { freePort, OwnPostgres, ownRedis, ownTemporal, workerProcess, type Restartable } from '../support/fault-services';
 import { tenantWithPlayer, type Tenant } from '../support/tickets';
@@ -109,8 +109,10 @@ test('kill each dependency in turn under a create load: nothing lost or doubled,
   ];
   const table: Array<{ fault: string; 'first 201 (s)': number; 'its delivery (s)': number | string }> = [];
   const extraRestarts: string[] = [];
+  const killedAt: Array<{ fault: string; at: number }> = [];
   await sleep(2000);
   for (const [name, kill, restart] of faults) {
+    killedAt.push({ fault: name, at: Date.now() });
     await kill();
     await sleep(DOWN_MS);
     await restart();
@@ -207,7 +209,8 @@ test('kill each dependency in turn under a create load: nothing lost or doubled,
   }
   console.log(
     `${creates.length} creates by ${CLIENTS} clients, ${failures.length} failed attempts (${failures.filter((f) => f.status === 503).length} × 503); ` +
-      `${all.length} tickets, ${all.length} deliveries received, ${count.repeats} repeated requests of ${count.repeated.size} deliveries after a kill`,
+      `${all.length} tickets, ${all.length} deliveries received (one each); ${count.repeats} repeated requests of ${count.repeated.size} deliveries ` +
+      `(the same id and bytes again), by the fault before them: ${JSON.stringify(repeatsByFault(count.repeated, killedAt))}`,
   );
 
   // 0 workflows without a row (and no row without its workflow)

@@ -15,8 +15,8 @@ export interface DeliveryCount {
   missing: string[];
   /** tickets that received more than one distinct delivery id (two deliveries of one event, or two events) */
   doubled: Array<{ ticketId: string; deliveryIds: string[] }>;
-  /** delivery ids received more than once, with how many times */
-  repeated: Map<string, number>;
+  /** delivery ids received more than once, with their requests in order */
+  repeated: Map<string, Delivered[]>;
   /** requests beyond the first of their delivery id */
   repeats: number;
   /** a request whose envelope id, event or bytes disagree with the first of its delivery id */
@@ -28,7 +28,7 @@ export interface DeliveryCount {
 /** Counts the `ticket.created` deliveries `accepted` (verified requests) holds for `ticketIds`. */
 export function countDeliveries(accepted: Delivered[], ticketIds: string[]): DeliveryCount {
   const firstOf = new Map<string, Delivered>();
-  const timesOf = new Map<string, number>();
+  const requestsOf = new Map<string, Delivered[]>();
   const idsOfTicket = new Map<string, Set<string>>();
   const inconsistent: string[] = [];
   for (const d of accepted) {
@@ -37,11 +37,11 @@ export function countDeliveries(accepted: Delivered[], ticketIds: string[]): Del
     if (!first) firstOf.set(d.id, d);
     else if (first.raw !== d.raw) inconsistent.push(`${d.id}: a repeat with other bytes`);
     if (d.envelope.id !== d.id) inconsistent.push(`${d.id}: envelope id ${d.envelope.id}`);
-    timesOf.set(d.id, (timesOf.get(d.id) ?? 0) + 1);
+    requestsOf.set(d.id, [...(requestsOf.get(d.id) ?? []), d]);
     const ticketId = String(d.envelope.data?.id);
     idsOfTicket.set(ticketId, (idsOfTicket.get(ticketId) ?? new Set()).add(d.id));
   }
-  const repeated = new Map([...timesOf].filter(([, n]) => n > 1));
+  const repeated = new Map([...requestsOf].filter(([, rs]) => rs.length > 1));
   const deliveryOf = new Map<string, string>();
   const doubled: DeliveryCount['doubled'] = [];
   for (const id of ticketIds) {
@@ -53,7 +53,7 @@ export function countDeliveries(accepted: Delivered[], ticketIds: string[]): Del
     missing: ticketIds.filter((id) => !idsOfTicket.has(id)),
     doubled,
     repeated,
-    repeats: [...repeated.values()].reduce((sum, n) => sum + n - 1, 0),
+    repeats: [...repeated.values()].reduce((sum, rs) => sum + rs.length - 1, 0),
     inconsistent,
     deliveryOf,
   };
@@ -62,4 +62,21 @@ export function countDeliveries(accepted: Delivered[], ticketIds: string[]): Del
 /** Whether the receiver has accepted a `ticket.created` delivery of this ticket. */
 export function deliveredTicket(accepted: Delivered[], ticketId: string): boolean {
   return accepted.some((d) => d.envelope?.event === 'ticket.created' && d.envelope.data?.id === ticketId);
+}
+
+/**
+ * Which fault each repeat followed: the last one killed before the repeat arrived (and
+ * after the first request of its delivery id, give or take the second that bytes sent by a
+ * killed process may still take), or 'no fault' — printed with the run's figures.
+ */
+export function repeatsByFault(repeated: DeliveryCount['repeated'], killedAt: Array<{ fault: string; at: number }>): Record<string, number> {
+  const byFault: Record<string, number> = {};
+  for (const requests of repeated.values()) {
+    for (const r of requests.slice(1)) {
+      const cause = killedAt.filter((k) => k.at >= requests[0].receivedAt - 1000 && k.at <= r.receivedAt).at(-1);
+      const name = cause?.fault ?? 'no fault';
+      byFault[name] = (byFault[name] ?? 0) + 1;
+    }
+  }
+  return byFault;
 }

@@ -12,6 +12,8 @@ export interface Delivered {
   headers: http.IncomingHttpHeaders;
   raw: string;
   envelope: any;
+  /** Date.now() when the request's body had arrived */
+  receivedAt: number;
 }
 
 /**
@@ -27,7 +29,7 @@ export async function startVerifyingReceiver(secret: () => string) {
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
       const raw = Buffer.concat(chunks).toString('utf8');
-      const d: Delivered = { id: String(req.headers['webhook-id']), headers: req.headers, raw, envelope: safeJson(raw) };
+      const d: Delivered = { id: String(req.headers['webhook-id']), headers: req.headers, raw, envelope: safeJson(raw), receivedAt: Date.now() };
       let ok = verifyServiceSignature(secret(), raw, req.headers['x-service-signature'] as string);
       try {
         new Webhook(secret()).verify(raw, req.headers as Record<string, string>);
