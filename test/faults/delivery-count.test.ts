@@ -39,14 +39,15 @@ test('other event types are not counted', () => {
   assert.deepEqual(c.missing, ['tkt_1']);
 });
 
-test('each repeat is put down to the last fault between its first request and itself', () => {
+test('each repeat is put down to the first fault after its first request: the one that caught it in flight', () => {
   const c = countDeliveries(
     [request('evt_a', 'tkt_1', 1000), request('evt_a', 'tkt_1', 20_000), request('evt_b', 'tkt_2', 30_000), request('evt_b', 'tkt_2', 31_000)],
     ['tkt_1', 'tkt_2'],
   );
   const faults = [
-    { fault: 'webhooks worker', at: 1500 },
+    { fault: 'PostgreSQL', at: 1500 },
+    { fault: 'Redis', at: 12_000 },
     { fault: 'Temporal', at: 25_000 },
   ];
-  assert.deepEqual(repeatsByFault(c.repeated, faults), { 'webhooks worker': 1, 'no fault': 1 });
+  assert.deepEqual(repeatsByFault(c.repeated, faults), { PostgreSQL: 1, 'no fault': 1 });
 });

@@ -72,7 +72,8 @@ beforeAll(async () => {
   process.env.IDEMPOTENCY_LEASE_SECONDS = '15';
   worker = workerProcess('ticketing', { ...env, LOG_LEVEL: 'info' });
   webhooksWorker = workerProcess('webhooks', { ...env, LOG_LEVEL: 'info' });
-  receiver = await startVerifyingReceiver(() => endpoint.secret);
+  // a receiver that takes 0.2-0.6 s to answer, so that a kill finds deliveries in flight
+  receiver = await startVerifyingReceiver(() => endpoint.secret, { answerAfterMs: () => 200 + Math.random() * 400 });
   // hundreds of 503s (and failed key lookups) are logged during the outages; a 500 fails the test anyway
   [api] = await Promise.all([startApi(env, { logger: createLogger({ level: 'fatal' }) }), worker.start(), webhooksWorker.start()]);
   t = await tenantWithPlayer(api);

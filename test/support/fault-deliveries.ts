@@ -65,15 +65,16 @@ export function deliveredTicket(accepted: Delivered[], ticketId: string): boolea
 }
 
 /**
- * Which fault each repeat followed: the last one killed before the repeat arrived (and
- * after the first request of its delivery id, give or take the second that bytes sent by a
- * killed process may still take), or 'no fault' — printed with the run's figures.
+ * Which fault each repeat is down to: the first one killed after the first request of its
+ * delivery id was sent (give or take the second that bytes sent by a killed process may
+ * still take) and before the repeat arrived, i.e. the fault that caught the attempt in
+ * flight; 'no fault' if none. Printed with the run's figures.
  */
 export function repeatsByFault(repeated: DeliveryCount['repeated'], killedAt: Array<{ fault: string; at: number }>): Record<string, number> {
   const byFault: Record<string, number> = {};
   for (const requests of repeated.values()) {
     for (const r of requests.slice(1)) {
-      const cause = killedAt.filter((k) => k.at >= requests[0].receivedAt - 1000 && k.at <= r.receivedAt).at(-1);
+      const cause = killedAt.find((k) => k.at >= requests[0].receivedAt - 1000 && k.at <= r.receivedAt);
       const name = cause?.fault ?? 'no fault';
       byFault[name] = (byFault[name] ?? 0) + 1;
     }

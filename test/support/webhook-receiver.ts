@@ -19,9 +19,11 @@ export interface Delivered {
 /**
  * A receiver on 127.0.0.1 that does what the docs tell studios to do: verify
  * `x-service-signature` over the raw bytes AND the Standard Webhooks headers with the
- * off-the-shelf library, answer 401 to anything that fails either, 200 otherwise.
+ * off-the-shelf library, answer 401 to anything that fails either, 200 otherwise
+ * (after `answerAfterMs()` ms when given: a receiver that takes its time, so that a fault
+ * finds deliveries in flight).
  */
-export async function startVerifyingReceiver(secret: () => string) {
+export async function startVerifyingReceiver(secret: () => string, opts: { answerAfterMs?: () => number } = {}) {
   const accepted: Delivered[] = [];
   const rejected: Delivered[] = [];
   const server = http.createServer((req, res) => {
@@ -37,7 +39,9 @@ export async function startVerifyingReceiver(secret: () => string) {
         ok = false;
       }
       (ok ? accepted : rejected).push(d);
-      res.writeHead(ok ? 200 : 401).end();
+      const answer = () => res.writeHead(ok ? 200 : 401).end();
+      if (opts.answerAfterMs) setTimeout(answer, opts.answerAfterMs());
+      else answer();
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
