@@ -1,29 +1,27 @@
-// The create load of the fault run (test/faults/dependencies-killed.test.ts): careful
-// clients, as issue 18 describes them. Each create has an Idempotency-Key of its own; the
-// same key is retried on network errors, 5xx, 429 and 409-in-progress until it is
-// answered 201, and every attempt is kept for the assertions.
+// The create load of the ticketing fault run (test/faults/dependencies-killed.test.ts):
+// careful clients, each creating tickets one after another with a pause between them.
+// Every create is a careful-client operation
+// (test/support/careful-client.ts): an Idempotency-Key of its own, the same key retried on
+// network errors, 5xx, 429 and 409-in-progress until it is answered 201, every attempt kept.
+import { carefulClient, type Operation } from './careful-client';
 
-export interface Attempt {
-  status: number | 'network' | 'timeout';
-  ms: number;
-  envelope: boolean;
-  retryAfter: boolean;
-}
-
-export interface Create {
-  key: string;
+export interface CreateBody {
+  workspaceId: string;
+  playerId: string;
   title: string;
-  id?: string;
-  attempts: Attempt[];
+  body: string;
 }
+
+/** One create: `answer.id` is the acknowledged ticket's id. */
+export type Create = Operation<{ id: string }> & { body: CreateBody };
 
 export interface LoadOptions {
   baseUrl: string;
   token: string;
   workspaceId: string;
   playerId: string;
-  /** how long a client waits for an answer before it counts the attempt as 'timeout' */
-  answerTimeoutMs: number;
+  /** an attempt not answered by then is a `timeout` (and retried) */
+  answerBoundMs: number;
   /** a client's pause between two creates */
   pauseMs: number;
   /** bound in requests, beside the time bound of the phases */
@@ -35,41 +33,27 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export function createLoad(o: LoadOptions) {
   const creates: Create[] = [];
   let on = true;
-
-  async function attempt(c: Create): Promise<Attempt & { body?: any }> {
-    const started = Date.now();
-    try {
-      const res = await fetch(`${o.baseUrl}/v1/tickets`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${o.token}`, 'content-type': 'application/json', 'idempotency-key': c.key },
-        body: JSON.stringify({ workspaceId: o.workspaceId, playerId: o.playerId, title: c.title, body: 'Fault run ticket' }),
-        signal: AbortSignal.timeout(o.answerTimeoutMs),
-      });
-      const body: any = await res.json().catch(() => undefined);
-      return { status: res.status, ms: Date.now() - started, envelope: !!body?.error?.code, retryAfter: res.headers.has('retry-after'), body };
-    } catch (err: any) {
-      const status = err?.name === 'TimeoutError' ? 'timeout' : 'network';
-      return { status, ms: Date.now() - started, envelope: false, retryAfter: false };
-    }
-  }
+  const client = carefulClient({
+    baseUrl: o.baseUrl,
+    headers: { authorization: `Bearer ${o.token}` },
+    isEnvelope: (body) => !!body?.error?.code,
+    inProgress: (body) => body?.error?.code === 'idempotency_request_in_progress',
+    answerBoundMs: o.answerBoundMs,
+    retryDelayMs: 250,
+  });
+  const create = (key: string, title: string): Create => ({
+    path: '/v1/tickets',
+    key,
+    body: { workspaceId: o.workspaceId, playerId: o.playerId, title, body: 'Fault run ticket' },
+    attempts: [],
+  });
 
   /** One careful client: a new key per create, the same key retried until it is answered. */
-  async function client(n: number): Promise<void> {
+  async function loop(n: number): Promise<void> {
     for (let i = 0; on && creates.length < o.maxCreates; i++) {
-      const c: Create = { key: `faults-${n}-${i}`, title: `faults ${n}/${i}`, attempts: [] };
+      const c = create(`faults-${n}-${i}`, `faults ${n}/${i}`);
       creates.push(c);
-      for (;;) {
-        const a = await attempt(c);
-        c.attempts.push(a);
-        if (a.status === 201) {
-          c.id = a.body.id;
-          break;
-        }
-        const retryable =
-          typeof a.status !== 'number' || a.status >= 500 || a.status === 429 || (a.status === 409 && a.body?.error?.code === 'idempotency_request_in_progress');
-        if (!retryable) throw new Error(`create ${c.key} answered ${a.status}: ${JSON.stringify(a.body)}`);
-        await sleep(250);
-      }
+      await client.run(c);
       await sleep(o.pauseMs);
     }
   }
@@ -80,7 +64,7 @@ export function createLoad(o: LoadOptions) {
    */
   async function probe(since: number): Promise<{ ms: number; id: string }> {
     for (let i = 0; ; i++) {
-      const a = await attempt({ key: `probe-${since}-${i}`, title: `probe ${since}/${i}`, attempts: [] });
+      const a = await client.attempt(create(`probe-${since}-${i}`, `probe ${since}/${i}`));
       if (a.status === 201) return { ms: Date.now() - since, id: a.body.id };
       await sleep(200);
     }
@@ -91,7 +75,7 @@ export function createLoad(o: LoadOptions) {
     probe,
     /** starts `clients` careful clients; resolves once they have stopped (after stop()) */
     run(clients: number): Promise<void> {
-      return Promise.all(Array.from({ length: clients }, (_, n) => client(n))).then(() => undefined);
+      return Promise.all(Array.from({ length: clients }, (_, n) => loop(n))).then(() => undefined);
     },
     /** no new creates; a create in flight is still retried to its answer */
     stop(): void {
