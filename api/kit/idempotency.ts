@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Context, Middleware } from 'koa';
+import type { Context, Middleware, Next } from 'koa';
 import { decryptSecret, encryptSecret, webhookSecretKey } from '../../lib/webhooks/secret-box';
 import {
   claimIdempotencyKey,
@@ -56,9 +56,14 @@ const isSealed = (v: unknown): v is SealedResponse => typeof (v as SealedRespons
  */
 export function idempotency(deps: AppDeps, opts: IdempotencyOptions): Middleware {
   const aad = (scope: string, key: string) => `idempotency:${scope}:${key}`;
-  return async (ctx, next) => {
+  // Only a POST with the header does any work; every other request goes straight on
+  // without a promise of this middleware's own (reads pass here on every request).
+  return (ctx, next) => {
     const key = ctx.get('Idempotency-Key');
-    if (ctx.method !== 'POST' || !key) return next();
+    return ctx.method !== 'POST' || !key ? next() : withKey(ctx, next, key);
+  };
+
+  async function withKey(ctx: Context, next: Next, key: string) {
     if (key.length > MAX_KEY_LENGTH || key.includes('\u0000')) {
       throw errors.validation(`Idempotency-Key: at most ${MAX_KEY_LENGTH} characters, no NUL`);
     }
@@ -106,5 +111,5 @@ export function idempotency(deps: AppDeps, opts: IdempotencyOptions): Middleware
     } else {
       await forget();
     }
-  };
+  }
 }

@@ -1,4 +1,4 @@
-import type { Middleware } from 'koa';
+import type { Context, Middleware, Next } from 'koa';
 import type { Logger } from '../../lib/logger';
 
 /**
@@ -9,13 +9,16 @@ import type { Logger } from '../../lib/logger';
  * balancers, `npm start` polling every 250 ms) are left out too: they would drown the rest.
  */
 export function requestLog(logger: Logger): Middleware {
-  return async (ctx, next) => {
+  // nothing to log at this level (LOG_LEVEL=warn and up): no timing, no promise of our own
+  return (ctx, next) => (logger.isLevelEnabled('info') ? logged(ctx, next) : next());
+
+  async function logged(ctx: Context, next: Next) {
     const started = process.hrtime.bigint();
     try {
       await next();
     } finally {
       const probe = ctx.status < 400 && ctx.path.endsWith('/health');
-      if (!probe && logger.isLevelEnabled('info')) {
+      if (!probe) {
         logger.info(
           {
             requestId: ctx.state.requestId,
@@ -27,5 +30,5 @@ export function requestLog(logger: Logger): Middleware {
         );
       }
     }
-  };
+  }
 }

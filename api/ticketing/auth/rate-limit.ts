@@ -1,6 +1,6 @@
 import type { Config } from '../../../lib/config';
 import type Redis from 'ioredis';
-import type { Middleware } from 'koa';
+import type { Context, Middleware, Next } from 'koa';
 import type { AppDeps } from '../../deps';
 import { errors } from '../../errors';
 import { applyRateLimit, gate as kitGate, withOverrides, type GateResult } from '../../kit/rate-limit';
@@ -32,14 +32,18 @@ export async function gate(redis: Redis, keyId: string, limit: number): Promise<
  */
 export function rateLimit(deps: AppDeps): Middleware {
   const limits = planLimits(deps.config);
-  return async (ctx, next) => {
-    let result = ctx.state.rateLimit as GateResult | undefined;
-    if (!result) {
-      const a = auth(ctx);
-      result = await gate(deps.redis, a.keyId, limits[a.plan]);
-      if (result.blocked) throw errors.unauthorized('This API key has been revoked');
-    }
+  const gated = async (ctx: Context, next: Next) => {
+    const a = auth(ctx);
+    const result = await gate(deps.redis, a.keyId, limits[a.plan]);
+    if (result.blocked) throw errors.unauthorized('This API key has been revoked');
     applyRateLimit(ctx, result);
     await next();
+  };
+  // the usual case (authenticate's result at hand) takes no promise of its own
+  return (ctx, next) => {
+    const result = ctx.state.rateLimit as GateResult | undefined;
+    if (!result) return gated(ctx, next);
+    applyRateLimit(ctx, result);
+    return next();
   };
 }
