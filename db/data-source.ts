@@ -29,11 +29,21 @@ export const MIGRATIONS = [
   CreateOutbox1732160000080,
 ];
 
+/** The node-postgres pool TypeORM built for each DataSource (set by `initialize()`). */
+const pools = new WeakMap<DataSource, pg.Pool>();
+
 /**
- * node-postgres as TypeORM's driver (its `driver` option), except that the pool TypeORM
- * builds from it is handed to `onPool`: raw SQL outside a transaction goes straight to
- * that pool (db/db.ts `sql()`, docs/benchmarks.md: the query runner around each such
- * query cost up to a quarter of a list request's CPU). One pool, TypeORM's own.
+ * The DataSource's own connection pool, once initialized: raw SQL outside a transaction
+ * goes straight to it (db/db.ts `sql()`; docs/benchmarks.md: the query runner around each
+ * lone query cost up to a quarter of a list request's CPU). One pool, TypeORM's own.
+ */
+export function poolOf(dataSource: DataSource): pg.Pool | undefined {
+  return pools.get(dataSource);
+}
+
+/**
+ * node-postgres as TypeORM's driver (its documented `driver` option), except that the
+ * pool TypeORM builds from it is remembered for `poolOf`: no reach into the driver.
  */
 function pgDriver(onPool: (pool: pg.Pool) => void): typeof pg {
   class Pool extends pg.Pool {
@@ -45,14 +55,11 @@ function pgDriver(onPool: (pool: pg.Pool) => void): typeof pg {
   return Object.create(pg, { Pool: { value: Pool } });
 }
 
-/**
- * `statementTimeoutMs`: 0 for migrations, which may legitimately run long. `onPool`
- * receives the connection pool once `initialize()` has created it.
- */
-export function createDataSource(url: string, poolSize = 20, statementTimeoutMs = 8000, onPool?: (pool: pg.Pool) => void): DataSource {
-  return new DataSource({
+/** `statementTimeoutMs`: 0 for migrations, which may legitimately run long. */
+export function createDataSource(url: string, poolSize = 20, statementTimeoutMs = 8000): DataSource {
+  const dataSource: DataSource = new DataSource({
     type: 'postgres',
-    ...(onPool ? { driver: pgDriver(onPool) } : {}),
+    driver: pgDriver((pool) => pools.set(dataSource, pool)),
     url,
     synchronize: false,
     migrationsRun: false,
@@ -74,4 +81,5 @@ export function createDataSource(url: string, poolSize = 20, statementTimeoutMs 
     },
     logging: false,
   });
+  return dataSource;
 }

@@ -1,6 +1,5 @@
-import type { Pool } from 'pg';
 import { EntityManager, type DataSource } from 'typeorm';
-import { createDataSource } from './data-source';
+import { createDataSource, poolOf } from './data-source';
 
 export interface QueryRows<R> {
   rows: R[];
@@ -50,31 +49,24 @@ export function managerOf(executor: Executor): EntityManager {
   return executor instanceof EntityManager ? executor : executor.manager;
 }
 
-/** The pool of each DataSource opened by connectDb (see data-source.ts, `pgDriver`). */
-const pools = new WeakMap<DataSource, Pool>();
-
 /**
  * Raw SQL with the rows and the affected count. Inside a transaction it runs on that
  * transaction's connection through TypeORM's query API. Outside one it goes straight to
  * the DataSource's node-postgres pool: TypeORM's query runner around a lone query (a
  * runner, its EntityManager, connect, broadcast, release) cost 100–230 µs of CPU per read
- * request, up to a quarter of a list request (docs/benchmarks.md, "TypeORM on the hot
+ * request, up to a quarter of a list request (docs/benchmarks.md, "TypeORM and the hot
  * paths").
  */
 export async function sql<R = any>(executor: Executor, text: string, params?: unknown[]): Promise<QueryRows<R>> {
   const m = managerOf(executor);
-  const pool = m.queryRunner ? undefined : pools.get(m.connection);
-  if (pool) {
-    const result = await pool.query(text, params as unknown[] | undefined);
-    return { rows: result.rows as R[], rowCount: result.rowCount };
-  }
-  const runner = m.queryRunner ?? m.connection.createQueryRunner();
-  try {
-    const result = await runner.query(text, params as any[] | undefined, true);
+  if (m.queryRunner) {
+    const result = await m.queryRunner.query(text, params as any[] | undefined, true);
     return { rows: (result.records ?? []) as R[], rowCount: result.affected ?? null };
-  } finally {
-    if (runner !== m.queryRunner) await runner.release();
   }
+  const pool = poolOf(m.connection);
+  if (!pool) throw new Error('sql(): the DataSource is not initialized (or not made by createDataSource)');
+  const result = await pool.query(text, params as unknown[] | undefined);
+  return { rows: result.rows as R[], rowCount: result.rowCount };
 }
 
 export function txOf(manager: EntityManager): Tx {
@@ -82,10 +74,8 @@ export function txOf(manager: EntityManager): Tx {
 }
 
 export async function connectDb(url: string, poolSize = 20): Promise<Db> {
-  let pool: Pool | undefined;
-  const dataSource = createDataSource(url, poolSize, undefined, (p) => (pool = p));
+  const dataSource = createDataSource(url, poolSize);
   await dataSource.initialize();
-  if (pool) pools.set(dataSource, pool);
   const manager = dataSource.manager;
   return {
     dataSource,
