@@ -2,38 +2,20 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { generateDemoCredentials } from '../../lib/push/demo-credentials';
-import { createApnsTransport, type ApnsTransportOptions, type PushMessage, type PushTransport } from '../../lib/push/transport';
-import { sinkRecords, startTestPushSink } from '../support/push-sink';
+import { createApnsTransport, type ApnsTransportOptions } from '../../lib/push/transport';
+import { messageWith, sinkForTransportTests, sinkRecords, startTestPushSink } from '../support/push-sink';
 
 const creds = generateDemoCredentials({ keyId: 'APNSTEST01', teamId: 'TEAMTEST01', bundleId: 'com.example.apnstest' });
-let sink: Awaited<ReturnType<typeof startTestPushSink>>;
-const open: PushTransport[] = [];
-const transport = (over: Partial<ApnsTransportOptions> = {}) => {
-  const t = createApnsTransport({ ...creds.apns, endpoint: sink.url, ...over });
-  open.push(t);
-  return t;
-};
-const message = (token: string, extra: Partial<PushMessage> = {}): PushMessage => ({
-  notificationId: randomUUID(),
-  token,
-  title: 'Raid starts',
-  body: 'Join your guild in 5 minutes',
-  data: { raid: 'r-9' },
-  ...extra,
-});
-
-beforeAll(async () => {
-  sink = await startTestPushSink({ trust: [creds] });
-});
-afterAll(async () => {
-  await Promise.all(open.map((t) => t.close()));
-  await sink.cleanup();
-});
+const env = sinkForTransportTests(creds, (sinkUrl, over: Partial<ApnsTransportOptions> = {}) =>
+  createApnsTransport({ ...creds.apns, endpoint: sinkUrl, ...over }),
+);
+const transport = env.transport;
+const message = messageWith({ title: 'Raid starts', body: 'Join your guild in 5 minutes', data: { raid: 'r-9' } });
 
 test('a message arrives with title, body, custom keys, and the notificationId as apns-id and collapse id', async () => {
   const m = message(`tok-${randomUUID()}`, { campaignId: 'cmp-2', deepLink: 'game://raid' });
   assert.deepEqual(await transport().send([m]), [{ ok: true }]);
-  const got = sinkRecords(sink.dir, 'apns').filter((r) => r.token === m.token);
+  const got = sinkRecords(env.sink().dir, 'apns').filter((r) => r.token === m.token);
   assert.equal(got.length, 1);
   assert.equal(got[0].title, 'Raid starts');
   assert.equal(got[0].body, 'Join your guild in 5 minutes');
@@ -48,10 +30,10 @@ test('600 messages over one session: outcomes in input order, 410 Unregistered a
   const msgs = Array.from({ length: 600 }, (_, i) =>
     message(i % 100 === 7 ? `unregistered-${run}-${i}` : i % 100 === 8 ? `invalid-${run}-${i}` : `tok-${run}-${i}`),
   );
-  const before = sink.sessionsOpened();
+  const before = env.sink().sessionsOpened();
   const outcomes = await transport().send(msgs);
   assert.equal(outcomes.length, 600);
-  assert.equal(sink.sessionsOpened() - before, 1);
+  assert.equal(env.sink().sessionsOpened() - before, 1);
   msgs.forEach((m, i) => {
     const o = outcomes[i];
     if (m.token.startsWith('tok-')) assert.deepEqual(o, { ok: true }, `#${i}`);
@@ -60,7 +42,7 @@ test('600 messages over one session: outcomes in input order, 410 Unregistered a
       assert.match(o.error, m.token.startsWith('unregistered-') ? /410 Unregistered/ : /400 BadDeviceToken/);
     }
   });
-  const received = sinkRecords(sink.dir, 'apns').filter((r) => r.token.startsWith(`tok-${run}-`));
+  const received = sinkRecords(env.sink().dir, 'apns').filter((r) => r.token.startsWith(`tok-${run}-`));
   assert.equal(received.length, 588);
   assert.equal(new Set(received.map((r) => r.token)).size, 588);
 });
@@ -73,7 +55,7 @@ test('a provider token signed by another key is refused (403 InvalidProviderToke
   assert.deepEqual(o, { ok: false, deadToken: false, retryable: false, error: 'APNs 403 InvalidProviderToken' });
   const [wrongTeam] = await transport({ teamId: 'OTHERTEAM1' }).send([m]);
   assert.deepEqual(wrongTeam, { ok: false, deadToken: false, retryable: false, error: 'APNs 403 InvalidProviderToken' });
-  assert.equal(sinkRecords(sink.dir, 'apns').filter((r) => r.token === m.token).length, 0);
+  assert.equal(sinkRecords(env.sink().dir, 'apns').filter((r) => r.token === m.token).length, 0);
 });
 
 test('a topic other than the key\'s bundle id is refused', async () => {

@@ -3,38 +3,20 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { generateDemoCredentials } from '../../lib/push/demo-credentials';
-import { createFcmTransport, type PushMessage, type PushTransport } from '../../lib/push/transport';
-import { sinkRecords, startTestPushSink } from '../support/push-sink';
+import { createFcmTransport } from '../../lib/push/transport';
+import { messageWith, sinkForTransportTests, sinkRecords, startTestPushSink } from '../support/push-sink';
 
 const creds = generateDemoCredentials({ projectId: 'fcm-test-project' });
-let sink: Awaited<ReturnType<typeof startTestPushSink>>;
-const open: PushTransport[] = [];
-const transport = (serviceAccountJson = creds.serviceAccountJson, endpoint = sink.url) => {
-  const t = createFcmTransport({ serviceAccountJson, endpoint });
-  open.push(t);
-  return t;
-};
-const message = (token: string, extra: Partial<PushMessage> = {}): PushMessage => ({
-  notificationId: randomUUID(),
-  token,
-  title: 'Daily reward',
-  body: 'Your chest is ready',
-  data: { level: '7' },
-  ...extra,
-});
-
-beforeAll(async () => {
-  sink = await startTestPushSink({ trust: [creds] });
-});
-afterAll(async () => {
-  await Promise.all(open.map((t) => t.close()));
-  await sink.cleanup();
-});
+const env = sinkForTransportTests(creds, (sinkUrl, serviceAccountJson: string = creds.serviceAccountJson, endpoint: string = sinkUrl) =>
+  createFcmTransport({ serviceAccountJson, endpoint }),
+);
+const transport = env.transport;
+const message = messageWith({ title: 'Daily reward', body: 'Your chest is ready', data: { level: '7' } });
 
 test('a message arrives with title, body, data, notificationId, campaignId, deepLink and the Android tag', async () => {
   const m = message(`tok-${randomUUID()}`, { campaignId: 'cmp-1', deepLink: 'game://chest' });
   assert.deepEqual(await transport().send([m]), [{ ok: true }]);
-  const got = sinkRecords(sink.dir, 'fcm').filter((r) => r.token === m.token);
+  const got = sinkRecords(env.sink().dir, 'fcm').filter((r) => r.token === m.token);
   assert.equal(got.length, 1);
   assert.equal(got[0].title, 'Daily reward');
   assert.equal(got[0].body, 'Your chest is ready');
@@ -49,13 +31,13 @@ test('1,201 messages go out in sendEach calls of at most 500, outcomes in input 
   const msgs = Array.from({ length: 1201 }, (_, i) =>
     message(i % 400 === 3 ? `unregistered-${run}-${i}` : i === 999 ? `invalid-${run}-${i}` : `tok-${run}-${i}`),
   );
-  const sessionsBefore = sink.fcmSendsPerSession.length;
+  const sessionsBefore = env.sink().fcmSendsPerSession.length;
   const t = transport();
   assert.equal(t.maxBatch, 500);
   const outcomes = await t.send(msgs);
   assert.equal(outcomes.length, msgs.length);
   // one HTTP/2 session per sendEach call: 500 + 500 + 201 requests
-  assert.deepEqual(sink.fcmSendsPerSession.slice(sessionsBefore), [500, 500, 201]);
+  assert.deepEqual(env.sink().fcmSendsPerSession.slice(sessionsBefore), [500, 500, 201]);
   msgs.forEach((m, i) => {
     if (m.token.startsWith('tok-')) assert.deepEqual(outcomes[i], { ok: true }, `#${i}`);
     else {
@@ -68,7 +50,7 @@ test('1,201 messages go out in sendEach calls of at most 500, outcomes in input 
   const invalid = outcomes[999];
   assert.ok(!invalid.ok && /invalid-argument/.test(invalid.error));
   // each accepted token exactly once, each with its own notificationId
-  const received = sinkRecords(sink.dir, 'fcm').filter((r) => r.token.startsWith(`tok-${run}-`));
+  const received = sinkRecords(env.sink().dir, 'fcm').filter((r) => r.token.startsWith(`tok-${run}-`));
   const expected = msgs.filter((m) => m.token.startsWith('tok-'));
   assert.equal(received.length, expected.length);
   const byToken = new Map(received.map((r) => [r.token, r]));
@@ -84,7 +66,7 @@ test('a service account the sink does not know is refused at the token exchange:
   assert.equal(o.deadToken, false);
   assert.equal(o.retryable, false);
   assert.match(o.error, /invalid_grant/);
-  assert.equal(sinkRecords(sink.dir, 'fcm').filter((r) => r.token === m.token).length, 0);
+  assert.equal(sinkRecords(env.sink().dir, 'fcm').filter((r) => r.token === m.token).length, 0);
 });
 
 test('a token for another project is refused (403 SENDER_ID_MISMATCH), not retried, not dead', async () => {
