@@ -2,13 +2,13 @@
 // Temporal dev server, database, API, worker and peers; seeds; runs the four scenarios
 // next to their peers; writes bench/results/latest.{json,md}; tears everything down,
 // also on error and Ctrl-C. BENCH_PROFILE=quick for a short smoke run.
-import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'pg';
 import { accessToken, cursorOfPage, seedAll } from './lib/data';
-import { killAllSync, sleep, stopAll, waitFor, type Child } from './lib/procs';
+import { guardRun } from './lib/run-guard';
+import { sleep, stopAll, waitFor, type Child } from './lib/procs';
 import {
   assertPortsFree,
   loadEnvFile,
@@ -20,7 +20,6 @@ import {
   ROOT,
   startApps,
   startTemporal,
-  temporalCli,
   urls,
   waitForHttpApps,
   waitForTemporal,
@@ -41,13 +40,7 @@ function teardown(): Promise<void> {
   // apps and peers first, Temporal last
   return (tearingDown ??= stopAll(5000, (c: Child) => (c.name === 'temporal' ? 1 : 0)).then(() => removeDir(temporalDir)));
 }
-process.on('exit', killAllSync);
-for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-  process.on(sig, () => {
-    log(`${sig}: tearing down`);
-    void teardown().finally(() => process.exit(130));
-  });
-}
+guardRun({ log, teardown, watchdogMs: WATCHDOG_MS });
 
 /** The first ticket through the API proves the worker (and the whole create path) is up. */
 async function firstTicket(api: string, token: string, workspaceId: string, playerId: string, worker: Child): Promise<void> {
@@ -71,21 +64,11 @@ async function main() {
   loadEnvFile();
   const profile = profileFromEnv(process.env);
   const profileName = profile.name;
-  const watchdog = setTimeout(() => {
-    log('watchdog: the run took too long; tearing down');
-    void teardown().finally(() => process.exit(1));
-  }, WATCHDOG_MS);
-  watchdog.unref();
 
   mkdirSync(RESULTS, { recursive: true });
   const logDir = logDirFor(RESULTS);
   const u = urls();
   const machine = machineInfo();
-  try {
-    machine.temporalCli = execFileSync(temporalCli(), ['--version'], { encoding: 'utf8' }).trim();
-  } catch {
-    /* informative only */
-  }
   log(`machine: ${machine.nproc} × ${machine.cpuModel}, ${machine.memoryGiB} GiB, Node ${machine.node}; profile ${profileName}; logs in ${logDir}`);
   await assertPortsFree();
 

@@ -95,9 +95,16 @@ export function machineInfo(): Machine {
   } catch {
     /* keep platform */
   }
+  let cli: string | undefined;
+  try {
+    cli = execFileSync(temporalCli(), ['--version'], { encoding: 'utf8' }).trim();
+  } catch {
+    /* informative only */
+  }
   return {
     nproc,
     cpuModel: model,
+    ...(cli ? { temporalCli: cli } : {}),
     memoryGiB: Math.round((totalmem() / 2 ** 30) * 10) / 10,
     freeMemoryGiB: Math.round((freemem() / 2 ** 30) * 10) / 10,
     node: process.version,

@@ -19,7 +19,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Pool } from 'pg';
 import type { RunStats } from '../lib/load';
-import { killAllSync, stopAll, type Child } from '../lib/procs';
+import { guardRun } from '../lib/run-guard';
+import { stopAll, type Child } from '../lib/procs';
 import { resultsWriter } from '../lib/results';
 import { assertPortsFree, loadEnvFile, logDirFor, machineInfo, prepareDatabase, removeDir, ROOT, stackUrls, startTemporal, waitForTemporal, type Machine } from '../lib/stack';
 import { insertDevices, registerLoad, sendPhase, setUpTenant, type SendPhase } from './phases';
@@ -142,20 +143,10 @@ const teardown = () =>
     removeDir(temporalDir);
     removeDir(sinkDir);
   }));
-process.on('exit', killAllSync);
-for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-  process.on(sig, () => {
-    log(`${sig}: tearing down`);
-    void teardown().finally(() => process.exit(130));
-  });
-}
+guardRun({ log, teardown, watchdogMs: WATCHDOG_MS });
 
 async function main(): Promise<number> {
   loadEnvFile();
-  setTimeout(() => {
-    log('watchdog: the run took too long; tearing down');
-    void teardown().finally(() => process.exit(1));
-  }, WATCHDOG_MS).unref();
   mkdirSync(RESULTS, { recursive: true });
   const logDir = logDirFor(RESULTS);
   const machine = machineInfo();

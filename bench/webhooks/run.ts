@@ -11,7 +11,6 @@
 // Knobs: BENCH_WEBHOOK_RATE (100 events/s), BENCH_WEBHOOK_SEC (30), BENCH_WEBHOOK_STEPS
 // ("150,200,300,400"), BENCH_WEBHOOK_STEP_SEC (10), BENCH_PROFILE=quick (short smoke run).
 import type { Client } from '@temporalio/client';
-import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -19,8 +18,9 @@ import { Pool } from 'pg';
 import type { Db } from '../../db/db';
 import { createApiKey } from '../../test/support/factories';
 import { aggregate, type RunStats } from '../lib/load';
-import { killAllSync, sleep, stopAll, waitFor, type Child } from '../lib/procs';
-import { loadEnvFile, logDirFor, machineInfo, removeDir, ROOT, temporalCli } from '../lib/stack';
+import { guardRun } from '../lib/run-guard';
+import { sleep, stopAll, waitFor, type Child } from '../lib/procs';
+import { loadEnvFile, logDirFor, machineInfo, removeDir, ROOT } from '../lib/stack';
 import { connectClient } from '../peers/noop-workflow';
 import { Rng, seedTenant } from '../seed';
 import { breakdown } from './breakdown';
@@ -72,30 +72,14 @@ let tearingDown: Promise<void> | null = null;
 function teardown(): Promise<void> {
   return (tearingDown ??= stopAll(5000, (c: Child) => (c.name === 'wh-temporal' ? 1 : 0)).then(() => removeDir(temporalDir)));
 }
-process.on('exit', killAllSync);
-for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-  process.on(sig, () => {
-    log(`${sig}: tearing down`);
-    void teardown().finally(() => process.exit(130));
-  });
-}
+guardRun({ log, teardown, watchdogMs: WATCHDOG_MS });
 
 async function main(): Promise<number> {
   loadEnvFile();
-  const watchdog = setTimeout(() => {
-    log('watchdog: the run took too long; tearing down');
-    void teardown().finally(() => process.exit(1));
-  }, WATCHDOG_MS);
-  watchdog.unref();
   mkdirSync(RESULTS, { recursive: true });
   const logDir = logDirFor(RESULTS);
   const u = whUrls();
   const machine = machineInfo();
-  try {
-    machine.temporalCli = execFileSync(temporalCli(), ['--version'], { encoding: 'utf8' }).trim();
-  } catch {
-    /* informative only */
-  }
   log(`machine: ${machine.nproc} × ${machine.cpuModel}, ${machine.memoryGiB} GiB, Node ${machine.node}; 1-min load ${machine.loadAvgStart}; logs in ${logDir}`);
   await assertPortsFree();
 
