@@ -14,6 +14,7 @@ import { SigningKeysEncrypted1732170000001 } from './migrations/1732170000001-Si
 import { ENTITIES } from './entities';
 import { EventsRetention1732160000070 } from './migrations/1732160000070-EventsRetention';
 import { CreateOutbox1732160000080 } from './migrations/1732160000080-CreateOutbox';
+import { PushNotificationsHot1732180000001 } from './migrations/1732180000001-PushNotificationsHot';
 
 // Schema changes only ever come from the hand-written migrations listed here;
 // `synchronize` stays off so TypeORM never alters a table by itself.
@@ -27,6 +28,7 @@ export const MIGRATIONS = [
   SigningKeysEncrypted1732170000001,
   EventsRetention1732160000070,
   CreateOutbox1732160000080,
+  PushNotificationsHot1732180000001,
 ];
 
 /** The node-postgres pool TypeORM built for each DataSource (set by `initialize()`). */

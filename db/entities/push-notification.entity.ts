@@ -13,7 +13,6 @@ import { PushSend } from './push-send.entity';
 @Check('push_notifications_status_check', `status IN ('queued','sent','failed')`)
 @Unique('push_notifications_send_id_position_key', ['sendId', 'position'])
 @Index('push_notifications_app_queued', ['appId', 'queuedAt'])
-@Index('push_notifications_send_status', ['sendId', 'status'])
 @Index('push_notifications_device', ['deviceId'])
 export class PushNotification {
   @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'push_notifications_pkey' })

@@ -132,37 +132,42 @@ export interface Outcome {
 
 /**
  * Records outcomes of rows still `queued` (a repeat never rewrites a recorded one) and
- * deactivates dead tokens' devices, in one transaction. Answers how many rows it moved.
+ * deactivates dead tokens' devices, in one statement. Answers how many rows it moved.
+ *
+ * Every UPDATE finds its rows by primary key (`id = ANY(...)`), never by `status`: the
+ * statistics of `status` swing between "all queued" and "all sent" as sends come and
+ * go, and a plan driven by a stale "status = 'queued' is rare" estimate scans every
+ * queued row of every send for each page (docs/push.md, "Sending"). Sent rows need no
+ * join at all; failed ones join their error text.
  */
 export async function recordOutcomes(executor: Executor, outcomes: Outcome[]): Promise<{ sent: number; failed: number }> {
   if (!outcomes.length) return { sent: 0, failed: 0 };
-  const { rows } = await sql<{ status: string; n: string }>(
+  const failures = outcomes.filter((o) => !o.ok);
+  const { rows } = await sql<{ sent: number; failed: number }>(
     executor,
-    `WITH o AS (
-       SELECT * FROM unnest($1::uuid[], $2::boolean[], $3::text[]) AS o(id, ok, error)
-     ), moved AS (
-       UPDATE push_notifications n
-          SET status = CASE WHEN o.ok THEN 'sent' ELSE 'failed' END,
-              sent_at = CASE WHEN o.ok THEN now() END,
-              failed_at = CASE WHEN o.ok THEN NULL ELSE now() END,
-              error = o.error
-         FROM o WHERE n.id = o.id AND n.status = 'queued'
-       RETURNING n.status
+    `WITH sent AS (
+       UPDATE push_notifications SET status = 'sent', sent_at = now()
+        WHERE id = ANY($1::uuid[]) AND status = 'queued'
+       RETURNING 1
+     ), failed AS (
+       UPDATE push_notifications n SET status = 'failed', failed_at = now(), error = f.error
+         FROM unnest($2::uuid[], $3::text[]) AS f(id, error)
+        WHERE n.id = ANY($2::uuid[]) AND n.id = f.id AND n.status = 'queued'
+       RETURNING 1
      ), dead AS (
        UPDATE push_devices SET is_active = false, updated_at = now()
         WHERE id = ANY($4::uuid[]) AND is_active
        RETURNING id
      )
-     SELECT status, count(*) AS n FROM moved GROUP BY status`,
+     SELECT (SELECT count(*) FROM sent)::int AS sent, (SELECT count(*) FROM failed)::int AS failed`,
     [
-      outcomes.map((o) => o.notificationId),
-      outcomes.map((o) => o.ok),
-      outcomes.map((o) => (o.ok ? null : (o.error ?? 'failed').slice(0, 500))),
+      outcomes.filter((o) => o.ok).map((o) => o.notificationId),
+      failures.map((o) => o.notificationId),
+      failures.map((o) => (o.error ?? 'failed').slice(0, 500)),
       outcomes.flatMap((o) => (o.deadDeviceId ? [o.deadDeviceId] : [])),
     ],
   );
-  const count = (s: string) => Number(rows.find((r) => r.status === s)?.n ?? 0);
-  return { sent: count('sent'), failed: count('failed') };
+  return rows[0];
 }
 
 export async function finishSend(executor: Executor, sendId: string): Promise<void> {
