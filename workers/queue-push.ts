@@ -9,10 +9,23 @@ import { PUSH_QUEUE } from '../workflows/push-send/contract';
 import type { QueueEntry } from './queue-entry';
 import { startSendRecovery } from './push-send-recovery';
 
+/**
+ * Pages (up to 500 pushes each) one push worker process works on at once; further pages
+ * wait in the task queue, where another push worker can take them. Unbounded (the
+ * default 200 activities), a burst of sends can put 100,000 requests in flight in one
+ * process; on a busy machine the last of them can wait past firebase-admin's 15 s request
+ * timeout, and the library's own retry of a request the service may already have taken
+ * is a repeated push without any fault (likely the 287 repeats of one bench:push round
+ * that ran at a quarter of its usual speed). 8 × 500 requests in flight keep two cores
+ * busy (docs/push.md, "Benchmark") and, at ~100 ms per request, allow ~40,000 pushes/s.
+ */
+export const PUSH_PAGES_IN_FLIGHT = 8;
+
 export const pushQueue: QueueEntry = {
   name: PUSH_QUEUE,
   workflowsPath: require.resolve('../workflows/queues/push'),
   workflowTypes: ['pushSendWorkflow'],
+  options: { maxConcurrentActivityTaskExecutions: PUSH_PAGES_IN_FLIGHT },
   activities({ config, db }) {
     return createPushSendActivities({ db, openTransport: transportOpener(config), transports: createTransportCache() });
   },
