@@ -3,8 +3,9 @@
 // own audience so a push token never passes as a ticketing token and the other way round.
 // Refresh tokens are opaque random strings stored as SHA-256 (refresh.ts).
 import { randomUUID } from 'node:crypto';
-import { SignJWT, decodeProtectedHeader, jwtVerify } from 'jose';
+import { SignJWT } from 'jose';
 import { ALG, type SigningKeys } from '../../ticketing/auth/signing-keys';
+import { verifiedPayload } from '../../ticketing/auth/verified-payload';
 
 export const PUSH_AUDIENCE = 'push-api';
 /** 15 minutes: the refresh token renews it. */
@@ -37,25 +38,7 @@ export async function issueAccessToken(
 
 /** The claims of a valid push access token; null for anything else (the caller answers 401). */
 export async function verifyAccessToken(keys: SigningKeys, token: string): Promise<PushTokenClaims | null> {
-  if (!/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(token)) return null;
-  let kid: string | undefined;
-  try {
-    kid = decodeProtectedHeader(token).kid;
-  } catch {
-    return null;
-  }
-  // outside the try: a database outage while loading keys is a 503, not a bad token
-  const key = await keys.verifier(kid);
-  if (!key) return null;
-  try {
-    const { payload } = await jwtVerify(token, key, {
-      algorithms: [ALG],
-      audience: PUSH_AUDIENCE,
-      requiredClaims: ['sub', 'exp', 'iat', 'jti', 'aud'],
-    });
-    if (typeof payload.sub !== 'string' || typeof payload.cid !== 'string') return null;
-    return { userId: payload.sub, companyId: payload.cid, isSuperAdmin: payload.sa === true };
-  } catch {
-    return null;
-  }
+  const payload = await verifiedPayload(keys, token, { audience: PUSH_AUDIENCE, requiredClaims: ['sub', 'exp', 'iat', 'jti', 'aud'] });
+  if (!payload || typeof payload.sub !== 'string' || typeof payload.cid !== 'string') return null;
+  return { userId: payload.sub, companyId: payload.cid, isSuperAdmin: payload.sa === true };
 }

@@ -6,7 +6,8 @@ import type { AuthContext } from '../access';
 import { apiKeysRepository, type ApiKeysRepository, type KeyRow } from '../../../db/repositories/api-keys';
 import { signingKeys, type SigningKeys } from './signing-keys';
 import { newAuthCaches } from './token-cache';
-import { looksLikeJwt, verifyToken, type TokenClaims } from './tokens';
+import { verifyToken, type TokenClaims } from './tokens';
+import { looksLikeJwt } from './verified-payload';
 
 // A found key row is reused for 30 s; an unknown hash for 5 s (keys carry 256 random
 // bits, so a hash cannot be "not found" now and valid a moment later except for a key
