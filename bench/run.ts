@@ -7,7 +7,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'pg';
 import { accessToken, cursorOfPage, seedAll } from './lib/data';
-import { guardRun } from './lib/run-guard';
+import { runGuarded } from './lib/run-guard';
 import { sleep, stopAll, waitFor, type Child } from './lib/procs';
 import {
   assertPortsFree,
@@ -40,7 +40,6 @@ function teardown(): Promise<void> {
   // apps and peers first, Temporal last
   return (tearingDown ??= stopAll(5000, (c: Child) => (c.name === 'temporal' ? 1 : 0)).then(() => removeDir(temporalDir)));
 }
-guardRun({ log, teardown, watchdogMs: WATCHDOG_MS });
 
 /** The first ticket through the API proves the worker (and the whole create path) is up. */
 async function firstTicket(api: string, token: string, workspaceId: string, playerId: string, worker: Child): Promise<void> {
@@ -156,14 +155,4 @@ async function main() {
   return results.errors!.length ? 1 : 0;
 }
 
-main()
-  .then(async (code) => {
-    await teardown();
-    log(`done in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
-    process.exit(code);
-  })
-  .catch(async (err) => {
-    console.error(`[bench] failed: ${(err as Error).stack ?? err}`);
-    await teardown();
-    process.exit(1);
-  });
+runGuarded(main, { label: 'bench', log, teardown, watchdogMs: WATCHDOG_MS });

@@ -19,7 +19,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Pool } from 'pg';
 import type { RunStats } from '../lib/load';
-import { guardRun } from '../lib/run-guard';
+import { runGuarded } from '../lib/run-guard';
 import { stopAll, type Child } from '../lib/procs';
 import { resultsWriter } from '../lib/results';
 import { assertPortsFree, loadEnvFile, logDirFor, machineInfo, prepareDatabase, removeDir, ROOT, stackUrls, startTemporal, waitForTemporal, type Machine } from '../lib/stack';
@@ -143,7 +143,6 @@ const teardown = () =>
     removeDir(temporalDir);
     removeDir(sinkDir);
   }));
-guardRun({ log, teardown, watchdogMs: WATCHDOG_MS });
 
 async function main(): Promise<number> {
   loadEnvFile();
@@ -253,10 +252,4 @@ async function main(): Promise<number> {
   return results.errors.length ? 1 : 0;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err) => {
-    console.error(err);
-    void teardown().finally(() => process.exit(1));
-  },
-);
+runGuarded(main, { label: 'bench:push', log, teardown, watchdogMs: WATCHDOG_MS });

@@ -18,7 +18,7 @@ import { Pool } from 'pg';
 import type { Db } from '../../db/db';
 import { createApiKey } from '../../test/support/factories';
 import { aggregate, type RunStats } from '../lib/load';
-import { guardRun } from '../lib/run-guard';
+import { runGuarded } from '../lib/run-guard';
 import { sleep, stopAll, waitFor, type Child } from '../lib/procs';
 import { loadEnvFile, logDirFor, machineInfo, removeDir, ROOT } from '../lib/stack';
 import { connectClient } from '../peers/noop-workflow';
@@ -72,7 +72,6 @@ let tearingDown: Promise<void> | null = null;
 function teardown(): Promise<void> {
   return (tearingDown ??= stopAll(5000, (c: Child) => (c.name === 'wh-temporal' ? 1 : 0)).then(() => removeDir(temporalDir)));
 }
-guardRun({ log, teardown, watchdogMs: WATCHDOG_MS });
 
 async function main(): Promise<number> {
   loadEnvFile();
@@ -264,14 +263,4 @@ async function main(): Promise<number> {
   return results.errors!.length ? 1 : 0;
 }
 
-main()
-  .then(async (code) => {
-    await teardown();
-    log(`done in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
-    process.exit(code);
-  })
-  .catch(async (err) => {
-    console.error(`[bench:webhooks] failed: ${(err as Error).stack ?? err}`);
-    await teardown();
-    process.exit(1);
-  });
+runGuarded(main, { label: 'bench:webhooks', log, teardown, watchdogMs: WATCHDOG_MS });
