@@ -12,7 +12,7 @@
 //
 // Knobs: BENCH_PUSH_CALLS (20), BENCH_PUSH_DEVICES (1000), BENCH_PUSH_REGISTER_SEC (5 per half-round),
 // BENCH_PUSH_ROUNDS (3 alternating pairs; the ratio is their median),
-// BENCH_PUSH_CONNECTIONS (32), BENCH_PUSH_RAW_SEC (5), BENCH_PROFILE=quick (a smoke run:
+// BENCH_PUSH_CONNECTIONS (32), BENCH_PUSH_RAW_SEC (5), BENCH_PUSH_WORKERS (1 push worker process), BENCH_PROFILE=quick (a smoke run:
 // 2 calls, 3 s of registration, 2 s of raw capacity); BENCH_PUSH_PHASES=register|send
 // (one phase only), BENCH_PUSH_PROFILE_DIR=<dir> (CPU profiles of the API, worker, sink, peer).
 import { mkdirSync } from 'node:fs';
@@ -46,6 +46,8 @@ const CONFIG = {
   connections: int(process.env.BENCH_PUSH_CONNECTIONS, 32),
   rawSec: int(process.env.BENCH_PUSH_RAW_SEC, quick ? 2 : 5),
   rawConcurrency: 64,
+  /** BENCH_PUSH_WORKERS: push worker processes (more fan-out on a machine with more cores) */
+  workers: int(process.env.BENCH_PUSH_WORKERS, 1),
   drainSec: 120,
   /** BENCH_PUSH_PROFILE_DIR: the API, worker, sink and peer write V8 CPU profiles there */
   profileDir: process.env.BENCH_PUSH_PROFILE_DIR || undefined,
@@ -109,7 +111,7 @@ function toMarkdown(r: PushResults): string {
   }
   if (r.send) {
     const s = r.send;
-    lines.push(`| pushes/s reaching the sink (${s.calls} calls × ${s.devicesPerCall} devices) | ${f(s.pushesPerSec)} | ${f(r.sink?.perSecond)} (sink raw capacity: bare HTTP/2 FCM client, ${r.config.rawConcurrency} in flight) | ${f(s.ratioToSink, 2)} | ≥ 0.5 |`);
+    lines.push(`| pushes/s reaching the sink (${s.calls} calls × ${s.devicesPerCall} devices; ${r.config.workers} push worker process${r.config.workers > 1 ? 'es' : ''}) | ${f(s.pushesPerSec)} | ${f(r.sink?.perSecond)} (sink raw capacity: bare HTTP/2 FCM client, ${r.config.rawConcurrency} in flight) | ${f(s.ratioToSink, 2)} | ≥ 0.5 |`);
     if (r.library) {
       lines.push(`| (information) pushes/s through firebase-admin alone: the worker's FCM transport from the bench process, no API/Temporal/DB | ${f(s.pushesPerSec)} | ${f(r.library.perSecond)} (median of ${f(r.library.runs.length)} runs: ${r.library.runs.map((x) => f(x)).join(', ')}) | ${f(s.pushesPerSec / r.library.perSecond, 2)} | — |`);
     }
@@ -158,7 +160,7 @@ async function main(): Promise<number> {
   temporalDir = temporal.dir;
   machine.postgres = await prepareDatabase(u, logDir, PUSH_STACK);
   await waitForTemporal(temporal.child, PUSH_STACK);
-  const apps = startApps(u, logDir, CONFIG.profileDir);
+  const apps = startApps(u, logDir, CONFIG.profileDir, CONFIG.workers);
   sinkDir = apps.sinkDir;
   const pool = new Pool({ connectionString: u.benchDb, max: 4 });
   const step = async (name: string, fn: () => Promise<void>) => {
@@ -178,7 +180,8 @@ async function main(): Promise<number> {
     const tenant = await setUpTenant(api);
     const peerUrl = `http://127.0.0.1:${PUSH_PORTS.peer}`;
     const run = Date.now().toString(36);
-    const groups = pushCpuGroups({ api: apps.api, worker: apps.worker, sink: apps.sink, 'register peer': apps.peer }, u.redis);
+    const workers = Object.fromEntries(apps.workers.map((w, i) => [i ? `worker ${i + 1}` : 'worker', w]));
+    const groups = pushCpuGroups({ api: apps.api, ...workers, sink: apps.sink, 'register peer': apps.peer }, u.redis);
     await step('warm-up', async () => {
       await registerLoad(api, '/api/v1/devices/register', tenant.appId, { connections: 4, sec: 1, tag: `warm-${run}`, apiKey: tenant.apiKey });
       await registerLoad(peerUrl, '/devices/register', tenant.appId, { connections: 4, sec: 1, tag: `warm-peer-${run}` });

@@ -1,8 +1,8 @@
 // The self-contained stack of one `npm run bench:push` run, beside the other benchmarks'
 // (never instead of them): its own ports, Temporal dev server (SQLite in a temp dir),
 // database `support_bench_push` (recreated, migrated), Redis logical database 4, and as
-// child processes the API, one `push` worker, the local push sink and the bare
-// register peer. Only 127.0.0.1.
+// child processes the API, the `push` worker(s) (one unless BENCH_PUSH_WORKERS says
+// more), the local push sink and the bare register peer. Only 127.0.0.1.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +20,8 @@ const NO_LIMITS = ['push-auth-ip', 'push-token', 'push-anonymous-ip', 'push-devi
 
 export interface PushApps {
   api: Child;
-  worker: Child;
+  /** the push worker processes (npm run worker -- push, each) */
+  workers: Child[];
   sink: Child;
   peer: Child;
   sinkDir: string;
@@ -28,10 +29,10 @@ export interface PushApps {
 }
 
 /**
- * The API, one `push` worker, the sink and the register peer. `profileDir`
+ * The API, `workers` push workers, the sink and the register peer. `profileDir`
  * (BENCH_PUSH_PROFILE_DIR): each of them writes a V8 CPU profile there when it stops.
  */
-export function startApps(u: Urls, logDir: string, profileDir?: string): PushApps {
+export function startApps(u: Urls, logDir: string, profileDir?: string, workers = 1): PushApps {
   const sinkUrl = `http://127.0.0.1:${PUSH_PORTS.sink}`;
   const sinkDir = mkdtempSync(join(tmpdir(), 'support-bench-push-sink-'));
   const env = { ...appEnv(u), RATE_LIMITS: NO_LIMITS, FCM_ENDPOINT: sinkUrl, APNS_ENDPOINT: sinkUrl };
@@ -42,7 +43,9 @@ export function startApps(u: Urls, logDir: string, profileDir?: string): PushApp
     sink: startScript('push-sink', ['scripts/push-sink.ts'], { ...opts, env: { ...env, PUSH_SINK_PORT: String(PUSH_PORTS.sink), PUSH_SINK_DIR: sinkDir } }),
     api: startScript('push-api', ['api/server.ts'], { ...opts, env: { ...env, PORT: String(PUSH_PORTS.api), HOST: '127.0.0.1' } }),
     // LOG_LEVEL=info only for the 'worker started' line the readiness wait looks for
-    worker: startScript('push-worker', ['workers/main.ts', 'push'], { ...opts, env: { ...env, LOG_LEVEL: 'info' } }),
+    workers: Array.from({ length: workers }, (_, i) =>
+      startScript(`push-worker${i ? `-${i + 1}` : ''}`, ['workers/main.ts', 'push'], { ...opts, env: { ...env, LOG_LEVEL: 'info' } }),
+    ),
     peer: startScript('push-register-peer', ['bench/push/register-peer.ts'], { ...opts, env: { ...env, PORT: String(PUSH_PORTS.peer) } }),
   };
 }
@@ -51,7 +54,7 @@ export async function waitForApps(a: PushApps): Promise<void> {
   const logged = (c: Child, text: string) => async () => readFileSync(c.logFile, 'utf8').includes(text);
   await Promise.all([
     waitFor('API /api/v1/health', () => httpOk(`http://127.0.0.1:${PUSH_PORTS.api}/api/v1/health`), 90_000, a.api),
-    waitFor('push worker', logged(a.worker, 'worker started'), 120_000, a.worker),
+    ...a.workers.map((w) => waitFor(w.name, logged(w, 'worker started'), 120_000, w)),
     waitFor('push sink', () => portOpen(PUSH_PORTS.sink), 60_000, a.sink),
     waitFor('register peer', () => portOpen(PUSH_PORTS.peer), 60_000, a.peer),
   ]);
