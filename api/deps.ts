@@ -37,3 +37,16 @@ export async function createDeps(config: Config): Promise<AppDeps & { close(): P
     },
   };
 }
+
+/**
+ * One `create(deps)` per AppDeps, made on first use: the per-process services of a
+ * resource (auth caches, limits) that routers and middleware each ask for by deps.
+ */
+export function perDeps<T>(create: (deps: AppDeps) => T): (deps: AppDeps) => T {
+  const made = new WeakMap<AppDeps, T>();
+  return (deps) => {
+    let value = made.get(deps);
+    if (value === undefined) made.set(deps, (value = create(deps)));
+    return value;
+  };
+}

@@ -14,7 +14,8 @@ import type Redis from 'ioredis';
 import { hashApiKey } from '../../../lib/api-keys';
 import { findLivePushKeyByHash, type PushKeyPrincipalRow } from '../../../db/repositories/push-api-keys';
 import { TtlCache } from '../../ticketing/auth/token-cache';
-import type { AppDeps } from '../../deps';
+import { perDeps, type AppDeps } from '../../deps';
+import { singleFlight } from '../../../lib/single-flight';
 import { errors } from '../../errors';
 import { isDependencyDown } from '../../kit/dependency-errors';
 
@@ -38,35 +39,23 @@ export interface PushApiKeys {
 }
 
 const counters = { hits: 0, misses: 0 };
-const instances = new WeakMap<AppDeps, PushApiKeys>();
 
-export function pushApiKeys(deps: AppDeps): PushApiKeys {
-  let k = instances.get(deps);
-  if (!k) instances.set(deps, (k = createPushApiKeys(deps)));
-  return k;
-}
+export const pushApiKeys = perDeps(createPushApiKeys);
 
 function createPushApiKeys(deps: AppDeps): PushApiKeys {
   const cache = new TtlCache<PushKeyPrincipalRow | null>(20_000, counters);
-  // concurrent misses for one key share one query (a cold start under load)
-  const inflight = new Map<string, Promise<PushKeyPrincipalRow | null>>();
+  const shared = singleFlight<PushKeyPrincipalRow | null>();
   const ended = (row: PushKeyPrincipalRow) => row.trialExpired || (row.trialEndsAt !== null && row.trialEndsAt.getTime() <= Date.now());
 
-  function load(hash: string): Promise<PushKeyPrincipalRow | null> {
-    let p = inflight.get(hash);
-    if (!p) {
-      // a database that is down is the kit's 503 (api/kit/dependency-errors.ts); a bug stays a 500
-      p = findLivePushKeyByHash(deps.db, hash)
-        .then((row) => {
-          // an ended trial is read again next time: an extension must work at once
-          if (!row || !row.trialExpired) cache.set(hash, row, Date.now() + (row ? PUSH_KEY_TTL_MS : MISSING_KEY_TTL_MS));
-          return row;
-        })
-        .finally(() => inflight.delete(hash));
-      inflight.set(hash, p);
-    }
-    return p;
-  }
+  // a database that is down is the kit's 503 (api/kit/dependency-errors.ts); a bug stays a 500
+  const load = (hash: string) =>
+    shared(hash, () =>
+      findLivePushKeyByHash(deps.db, hash).then((row) => {
+        // an ended trial is read again next time: an extension must work at once
+        if (!row || !row.trialExpired) cache.set(hash, row, Date.now() + (row ? PUSH_KEY_TTL_MS : MISSING_KEY_TTL_MS));
+        return row;
+      }),
+    );
 
   return {
     async resolve(secret) {

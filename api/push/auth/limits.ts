@@ -5,7 +5,7 @@ import type { Context } from 'koa';
 import type { Bucket } from '../../kit/rate-limit';
 import { withOverrides } from '../../kit/rate-limit';
 import { clientIp, trustedProxies, type TrustedProxies } from '../../../lib/client-ip';
-import type { AppDeps } from '../../deps';
+import { perDeps, type AppDeps } from '../../deps';
 
 export const PUSH_LIMIT_DEFAULTS = {
   /** POST /auth/*: per client IP */
@@ -32,13 +32,7 @@ export interface PushLimits {
   bucket(group: PushLimitGroup, subject: string): Bucket;
 }
 
-const cache = new WeakMap<AppDeps, PushLimits>();
-
-export function pushLimits(deps: AppDeps): PushLimits {
-  let l = cache.get(deps);
-  if (!l) cache.set(deps, (l = createPushLimits(deps)));
-  return l;
-}
+export const pushLimits = perDeps(createPushLimits);
 
 function createPushLimits(deps: AppDeps): PushLimits {
   const limits = withOverrides({ ...PUSH_LIMIT_DEFAULTS } as Record<PushLimitGroup, number>, deps.config.rateLimits);

@@ -1,4 +1,5 @@
-import type { AppDeps } from '../../deps';
+import { perDeps, type AppDeps } from '../../deps';
+import { singleFlight } from '../../../lib/single-flight';
 import { errors } from '../../errors';
 import { hashApiKey, keyKindOf } from '../../../lib/api-keys';
 import { webhookSecretKey } from '../../../lib/webhooks/secret-box';
@@ -39,30 +40,22 @@ export interface AuthServices {
   pendingTouch(keyId: string): Promise<void>;
 }
 
-const services = new WeakMap<AppDeps, AuthServices>();
-
-export function authServices(deps: AppDeps): AuthServices {
-  let s = services.get(deps);
-  if (!s) services.set(deps, (s = createAuthServices(deps)));
-  return s;
-}
+export const authServices = perDeps(createAuthServices);
 
 function createAuthServices(deps: AppDeps): AuthServices {
   const repo = apiKeysRepository(deps.db);
   // the secret-box key opens the stored private signing keys (never kept in the database)
   const signing = signingKeys(deps.db, deps.config.jwtPrivateKeyPem, deps.logger, () => webhookSecretKey(deps.config));
   const { tokens, keys } = newAuthCaches<TokenClaims, KeyRow | null>();
-  // Concurrent misses for the same key share one query (a cold start under load).
-  const inflight = new Map<string, Promise<KeyRow | null>>();
+  const shared = singleFlight<KeyRow | null>();
   const touchedAt = new Map<string, number>();
   const touches = new Map<string, Promise<void>>();
 
   function cachedKey(cacheKey: string, load: () => Promise<KeyRow | null>): Promise<KeyRow | null> {
     const hit = keys.get(cacheKey);
     if (hit !== undefined) return Promise.resolve(hit);
-    let p = inflight.get(cacheKey);
-    if (!p) {
-      p = load()
+    return shared(cacheKey, () =>
+      load()
         .catch((err) => {
           deps.logger.error({ err }, 'API key lookup failed');
           throw errors.unavailable();
@@ -70,11 +63,8 @@ function createAuthServices(deps: AppDeps): AuthServices {
         .then((row) => {
           keys.set(cacheKey, row, Date.now() + (row ? KEY_TTL_MS : MISSING_KEY_TTL_MS));
           return row;
-        })
-        .finally(() => inflight.delete(cacheKey));
-      inflight.set(cacheKey, p);
-    }
-    return p;
+        }),
+    );
   }
 
   const keyByHash = (hash: string) => cachedKey(`h:${hash}`, () => repo.findByHash(hash));
