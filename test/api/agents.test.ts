@@ -1,18 +1,14 @@
 // POST /v1/agents, GET /v1/agents, GET /v1/agents/{id} over HTTP, and findAgent.
 import assert from 'node:assert/strict';
 import { findAgent } from '../../db/repositories/agents';
-import { assertError, startApi, type TestApi } from '../support/api';
+import { assertError, startTenantApi, type Tenant, type TestApi } from '../support/api';
 import { createApiKey, createTenant, createWorkspace } from '../support/factories';
 
 let api: TestApi;
-let tenant: Awaited<ReturnType<typeof createTenant>>;
+let tenant: Tenant;
 let token: string;
 
-beforeAll(async () => {
-  api = await startApi();
-  tenant = await createTenant(api.deps.db);
-  token = tenant.key.key;
-});
+beforeAll(async () => ({ api, tenant, token } = await startTenantApi()));
 afterAll(() => api.stop());
 
 const create = (body: unknown, key = token) => api.request('POST', '/v1/agents', { token: key, body });

@@ -2,17 +2,13 @@
 // carry a one-time secret: replayed to the client, stored only sealed with the secret box.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { startApi, assertError, type TestApi } from '../support/api';
-import { createTenant } from '../support/factories';
+import { assertError, startTenantApi, type Tenant, type TestApi } from '../support/api';
 import { fakeResolver } from '../support/webhook-api';
 
 let api: TestApi;
-let tenant: Awaited<ReturnType<typeof createTenant>>;
+let tenant: Tenant;
 
-beforeAll(async () => {
-  api = await startApi({}, { resolveHost: fakeResolver });
-  tenant = await createTenant(api.deps.db);
-});
+beforeAll(async () => ({ api, tenant } = await startTenantApi({ resolveHost: fakeResolver })));
 afterAll(() => api.stop());
 
 /** The stored replay row, as anyone reading the database sees it. */

@@ -3,16 +3,12 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
-import { assertError, startApi, type TestApi } from '../support/api';
-import { createTenant } from '../support/factories';
+import { assertError, startTenantApi, type Tenant, type TestApi } from '../support/api';
 
 let api: TestApi;
-let tenant: Awaited<ReturnType<typeof createTenant>>;
+let tenant: Tenant;
 
-beforeAll(async () => {
-  api = await startApi();
-  tenant = await createTenant(api.deps.db);
-});
+beforeAll(async () => ({ api, tenant } = await startTenantApi()));
 afterAll(() => api.stop());
 
 const auth = () => ({ token: tenant.key.key });

@@ -1,6 +1,6 @@
 // GET /v1/players/{id}/tickets and DELETE /v1/players/{id} (erasure) over HTTP.
 import assert from 'node:assert/strict';
-import { assertError, startApi, type TestApi } from '../support/api';
+import { assertError, startTenantApi, type Tenant, type TestApi } from '../support/api';
 import { createApiKey, createTenant } from '../support/factories';
 import { insertEvent, insertMessage, insertTicket, uniquePlayerId as pid } from '../support/player-helpers';
 import { envelope } from '../../lib/webhooks/envelope';
@@ -8,14 +8,10 @@ import { newId } from '../../lib/ids';
 import { insertEndpoint } from '../support/webhook-receiver';
 
 let api: TestApi;
-let tenant: Awaited<ReturnType<typeof createTenant>>;
+let tenant: Tenant;
 let token: string;
 
-beforeAll(async () => {
-  api = await startApi();
-  tenant = await createTenant(api.deps.db);
-  token = tenant.key.key;
-});
+beforeAll(async () => ({ api, tenant, token } = await startTenantApi()));
 afterAll(() => api.stop());
 
 const upsert = (body: object) =>

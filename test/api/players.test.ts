@@ -1,18 +1,14 @@
 // POST /v1/players (upsert), GET /v1/players/{id}, GET /v1/players/lookup over HTTP.
 import assert from 'node:assert/strict';
-import { assertError, startApi, type TestApi } from '../support/api';
+import { assertError, startTenantApi, type Tenant, type TestApi } from '../support/api';
 import { uniquePlayerId as pid } from '../support/player-helpers';
 import { createApiKey, createOrganization, createTenant, createWorkspace } from '../support/factories';
 
 let api: TestApi;
-let tenant: Awaited<ReturnType<typeof createTenant>>;
+let tenant: Tenant;
 let token: string;
 
-beforeAll(async () => {
-  api = await startApi();
-  tenant = await createTenant(api.deps.db);
-  token = tenant.key.key;
-});
+beforeAll(async () => ({ api, tenant, token } = await startTenantApi()));
 afterAll(() => api.stop());
 
 const upsert = (body: unknown, key = token) => api.request('POST', '/v1/players', { token: key, body });

@@ -1,21 +1,16 @@
 // /v1/webhooks over HTTP: who may register, read and change endpoints (scopes, other
 // organizations and workspaces, sdk keys).
 import assert from 'node:assert/strict';
-import { assertError, startApi, type TestApi } from '../support/api';
+import { assertError, startTenantApi, type Tenant, type TestApi } from '../support/api';
 import { createApiKey, createTenant, createWorkspace } from '../support/factories';
 import { createWebhook, fakeResolver } from '../support/webhook-api';
 
 let api: TestApi;
-let tenant: Awaited<ReturnType<typeof createTenant>>;
+let tenant: Tenant;
 let token: string;
 let ws: string;
 
-beforeAll(async () => {
-  api = await startApi({}, { resolveHost: fakeResolver });
-  tenant = await createTenant(api.deps.db);
-  token = tenant.key.key;
-  ws = tenant.workspace.id;
-});
+beforeAll(async () => ({ api, tenant, token, ws } = await startTenantApi({ resolveHost: fakeResolver })));
 afterAll(() => api.stop());
 
 const post = (body: unknown, key = token) => api.request('POST', '/v1/webhooks', { token: key, body });

@@ -6,14 +6,13 @@ import { Webhook } from 'standardwebhooks';
 import { standardWebhooksKey, verifyServiceSignature } from '../../lib/webhooks/signing';
 import { createApp } from '../../api/app';
 import { newId } from '../../lib/ids';
-import { assertError, startApi, type TestApi } from '../support/api';
-import { createTenant } from '../support/factories';
+import { assertError, startTenantApi, type Tenant, type TestApi } from '../support/api';
 import { eventually } from '../support/tickets';
 import { createWebhook, fakeResolver } from '../support/webhook-api';
 import { startReceiver, type ReceivedRequest } from '../support/webhooks';
 
 let api: TestApi;
-let tenant: Awaited<ReturnType<typeof createTenant>>;
+let tenant: Tenant;
 let token: string;
 let ws: string;
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
@@ -22,10 +21,7 @@ let flaky: Receiver; // 500 to the first request of each delivery, then 204
 let slow: Receiver; // 204 after 1.5 s
 
 beforeAll(async () => {
-  api = await startApi({}, { resolveHost: fakeResolver });
-  tenant = await createTenant(api.deps.db);
-  token = tenant.key.key;
-  ws = tenant.workspace.id;
+  ({ api, tenant, token, ws } = await startTenantApi({ resolveHost: fakeResolver }));
   ok = await startReceiver(() => 204);
   flaky = await startReceiver((_id, n) => (n === 1 ? 500 : 204));
   slow = await startReceiver(() => new Promise((r) => setTimeout(() => r(204), 1_500)));

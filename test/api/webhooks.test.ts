@@ -2,21 +2,16 @@
 import assert from 'node:assert/strict';
 import { decryptSecret, webhookSecretKey } from '../../lib/webhooks/secret-box';
 import { isEndpointSecret } from '../../lib/webhooks/signing';
-import { assertError, startApi, type TestApi } from '../support/api';
-import { createApiKey, createOrganization, createTenant, createWorkspace } from '../support/factories';
+import { assertError, startApi, startTenantApi, type Tenant, type TestApi } from '../support/api';
+import { createApiKey, createOrganization, createWorkspace } from '../support/factories';
 import { createWebhook, fakeResolver } from '../support/webhook-api';
 
 let api: TestApi;
-let tenant: Awaited<ReturnType<typeof createTenant>>;
+let tenant: Tenant;
 let token: string;
 let ws: string;
 
-beforeAll(async () => {
-  api = await startApi({}, { resolveHost: fakeResolver });
-  tenant = await createTenant(api.deps.db);
-  token = tenant.key.key;
-  ws = tenant.workspace.id;
-});
+beforeAll(async () => ({ api, tenant, token, ws } = await startTenantApi({ resolveHost: fakeResolver })));
 afterAll(() => api.stop());
 
 const post = (body: unknown, key = token, headers?: Record<string, string>) => api.request('POST', '/v1/webhooks', { token: key, body, headers });

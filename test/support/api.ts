@@ -4,6 +4,7 @@ import type { Server } from 'node:http';
 import { createApp } from '../../api/app';
 import { createDeps, type AppDeps } from '../../api/deps';
 import { loadConfig } from '../../lib/config';
+import { createTenant } from './factories';
 
 export interface TestApi {
   baseUrl: string;
@@ -74,4 +75,16 @@ export function assertError(res: Pick<TestResponse, 'status' | 'body'>, status: 
   assert.equal(typeof err.message, 'string');
   assert.ok(err.message.length > 0);
   assert.match(err.requestId, /^req_/);
+}
+
+export type Tenant = Awaited<ReturnType<typeof createTenant>>;
+
+/**
+ * What most /v1 test files start with: the API and a tenant of their own, its sdk key
+ * (`token`) and workspace id (`ws`). The caller stops `api` after its tests.
+ */
+export async function startTenantApi(overrides: Parameters<typeof startApi>[1] = {}): Promise<{ api: TestApi; tenant: Tenant; token: string; ws: string }> {
+  const api = await startApi({}, overrides);
+  const tenant = await createTenant(api.deps.db);
+  return { api, tenant, token: tenant.key.key, ws: tenant.workspace.id };
 }
