@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { assertError, startTenantApi, type Tenant, type TestApi } from '../support/api';
 import { createApiKey, createTenant, createWorkspace } from '../support/factories';
-import { createWebhook, fakeResolver } from '../support/webhook-api';
+import { createWebhook, fakeResolver, webhookBody } from '../support/webhook-api';
 
 let api: TestApi;
 let tenant: Tenant;
@@ -14,7 +14,7 @@ beforeAll(async () => ({ api, tenant, token, ws } = await startTenantApi({ resol
 afterAll(() => api.stop());
 
 const post = (body: unknown, key = token) => api.request('POST', '/v1/webhooks', { token: key, body });
-const valid = (over: Record<string, unknown> = {}) => ({ workspaceId: ws, url: 'https://hooks.example.com/support', events: ['ticket.created'], ...over });
+const valid = (over: Record<string, unknown> = {}) => webhookBody(ws, over);
 
 describe('access', () => {
   it('401 without credentials; 403 without webhooks:manage; the scope alone (or admin:all) is enough', async () => {

@@ -4,7 +4,7 @@ import { decryptSecret, webhookSecretKey } from '../../lib/webhooks/secret-box';
 import { isEndpointSecret } from '../../lib/webhooks/signing';
 import { assertError, startApi, startTenantApi, type Tenant, type TestApi } from '../support/api';
 import { createApiKey, createOrganization, createWorkspace } from '../support/factories';
-import { createWebhook, fakeResolver } from '../support/webhook-api';
+import { createWebhook, fakeResolver, webhookBody } from '../support/webhook-api';
 
 let api: TestApi;
 let tenant: Tenant;
@@ -15,7 +15,7 @@ beforeAll(async () => ({ api, tenant, token, ws } = await startTenantApi({ resol
 afterAll(() => api.stop());
 
 const post = (body: unknown, key = token, headers?: Record<string, string>) => api.request('POST', '/v1/webhooks', { token: key, body, headers });
-const valid = (over: Record<string, unknown> = {}) => ({ workspaceId: ws, url: 'https://hooks.example.com/support', events: ['ticket.created'], ...over });
+const valid = (over: Record<string, unknown> = {}) => webhookBody(ws, over);
 
 describe('POST /v1/webhooks', () => {
   it('201 with the endpoint and a whsec_ secret; duplicates collapse; defaults apply; the secret is stored encrypted', async () => {

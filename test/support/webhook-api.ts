@@ -35,3 +35,11 @@ export async function createWebhook(api: TestApi, token: string, body: Record<st
     updatedAt: string;
   };
 }
+
+/** A valid POST /v1/webhooks body for the workspace (a name fakeResolver resolves), with `over` on top. */
+export const webhookBody = (workspaceId: string, over: Record<string, unknown> = {}) => ({
+  workspaceId,
+  url: 'https://hooks.example.com/support',
+  events: ['ticket.created'],
+  ...over,
+});
