@@ -20,7 +20,8 @@ import {
   ROOT,
   startApps,
   startTemporal,
-  urls,
+  stackUrls,
+  MAIN_STACK,
   waitForHttpApps,
   waitForTemporal,
 } from './lib/stack';
@@ -66,7 +67,7 @@ async function main() {
 
   mkdirSync(RESULTS, { recursive: true });
   const logDir = logDirFor(RESULTS);
-  const u = urls();
+  const u = stackUrls(MAIN_STACK);
   const machine = machineInfo();
   log(`machine: ${machine.nproc} × ${machine.cpuModel}, ${machine.memoryGiB} GiB, Node ${machine.node}; profile ${profileName}; logs in ${logDir}`);
   await assertPortsFree();

@@ -57,10 +57,6 @@ export function stackUrls(spec: StackSpec): Urls {
   return { adminDb, benchDb: u.toString(), redis: r.toString(), temporal: `127.0.0.1:${spec.ports.temporal}` };
 }
 
-export function urls(): Urls {
-  return stackUrls(MAIN_STACK);
-}
-
 export interface Machine {
   nproc: number;
   cpuModel: string;

@@ -1,4 +1,4 @@
-// CPU per component over a bench:push phase (bench/webhooks/cpu.ts reads /proc): the
+// CPU per component over a bench:push phase (bench/lib/cpu.ts reads /proc): the
 // API, the worker, the sink, the register peer, this bench process (the load generator),
 // and this checkout's own PostgreSQL cluster and Redis (by the postmaster's process
 // group and the Redis port: other checkouts' servers on the same machine are not ours).
@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../lib/stack';
 import type { Child } from '../lib/procs';
-import { cpuBetween, snapshot, type CpuUse, type Groups } from '../webhooks/cpu';
+import type { Groups } from '../lib/cpu';
 
 function postmasterPid(): number | null {
   try {
@@ -41,11 +41,4 @@ export function pushCpuGroups(children: Record<string, Child>, redisUrl: string)
   };
   for (const [name, c] of Object.entries(children)) groups[name] = (p) => p.pgrp === c.proc.pid;
   return groups;
-}
-
-/** Runs `fn` and answers the cores each group used over it. */
-export async function withCpu<T>(groups: Groups, nproc: number, fn: () => Promise<T>): Promise<{ value: T; cpu: CpuUse }> {
-  const a = snapshot(groups);
-  const value = await fn();
-  return { value, cpu: cpuBetween(a, snapshot(groups), nproc) };
 }

@@ -3,9 +3,8 @@
 // ratios (contracts.md: same-run ratios, the median of at least three runs). On a machine
 // shared with other work, one long app window followed by one long peer window measures
 // whatever else ran in either; pairs a few seconds apart see about the same machine.
-import type { CpuUse, Groups } from '../webhooks/cpu';
+import { withCpu, type CpuUse, type Groups } from '../lib/cpu';
 import { median, type RunStats } from '../lib/load';
-import { withCpu } from './cpu';
 
 /** CPU milliseconds per request (or push) per component, over every round */
 export type CpuMs = Record<string, number>;

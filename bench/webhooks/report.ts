@@ -2,7 +2,7 @@
 import type { Aggregate } from '../lib/load';
 import type { Machine } from '../lib/stack';
 import type { Breakdown, Dist } from './breakdown';
-import type { CpuUse } from './cpu';
+import type { CpuUse } from '../lib/cpu';
 import { KEEP_UP, type PhaseResult } from './phase';
 import type { PostPeerResult } from './post-peer';
 import type { Receiver } from './receiver';

@@ -24,7 +24,7 @@ import { loadEnvFile, logDirFor, machineInfo, removeDir, ROOT } from '../lib/sta
 import { connectClient } from '../peers/noop-workflow';
 import { Rng, seedTenant } from '../seed';
 import { breakdown } from './breakdown';
-import { cpuBetween, snapshot, waitForQuiet, type CpuUse, type Groups } from './cpu';
+import { cpuBetween, snapshot, waitForQuiet, type CpuUse, type Groups } from '../lib/cpu';
 import { runPhase, type PhaseResult } from './phase';
 import type { Call } from './source';
 import { startReceiver } from './receiver';

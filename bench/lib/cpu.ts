@@ -100,3 +100,10 @@ export async function waitForQuiet(nproc: number, belowCores = 0.35, maxMs = 15_
     if (busy < belowCores || performance.now() - started >= maxMs) return performance.now() - started;
   }
 }
+
+/** Runs `fn` and answers the cores each group used over it. */
+export async function withCpu<T>(groups: Groups, nproc: number, fn: () => Promise<T>): Promise<{ value: T; cpu: CpuUse }> {
+  const a = snapshot(groups);
+  const value = await fn();
+  return { value, cpu: cpuBetween(a, snapshot(groups), nproc) };
+}
