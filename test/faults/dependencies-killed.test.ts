@@ -18,6 +18,7 @@ import { freePort, OwnPostgres, ownRedis, ownTemporal, stopFaultServices, worker
 import { tenantWithPlayer, type Tenant } from '../support/tickets';
 import { createWebhook } from '../support/webhook-api';
 import { startVerifyingReceiver } from '../support/webhook-receiver';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * Issue 18's load: 12 careful clients. Each pauses 2 s between two creates, about 5-6
@@ -45,7 +46,6 @@ let api: TestApi;
 let t: Tenant;
 let endpoint: { id: string; secret: string };
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(async () => {
   pg = new OwnPostgres();

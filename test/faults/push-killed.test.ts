@@ -19,6 +19,7 @@ import { carefulClient, failuresOf, type Attempt, type Operation } from '../supp
 import { freePort, OwnPostgres, ownRedis, ownTemporal, stopFaultServices, workerProcess, type Restartable } from '../support/fault-services';
 import { startPushApi } from '../support/push';
 import { insertDevices, pushTenant, sinkRecords, type PushTenant, type SinkRecord } from '../support/push-send';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const REGISTER_CLIENTS = 3;
 const SEND_CLIENTS = 2;
@@ -37,7 +38,6 @@ let api: TestApi;
 let tenant: PushTenant;
 const tempDirs: string[] = [];
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const tempDir = (tag: string) => (tempDirs.push(mkdtempSync(join(tmpdir(), tag))), tempDirs[tempDirs.length - 1]);
 
 beforeAll(async () => {

@@ -3,6 +3,7 @@
 // answered; any other answer is a failure of the test. Every attempt is kept (status,
 // when, how long, whether it came in the API's envelope with Retry-After) for the
 // assertions and the phase table.
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface Attempt {
   status: number | 'network' | 'timeout';
@@ -35,7 +36,6 @@ export interface CarefulClientOptions {
   retryDelayMs: number;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export function carefulClient(o: CarefulClientOptions) {
   async function attempt(op: Operation): Promise<Attempt & { body?: any }> {

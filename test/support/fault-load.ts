@@ -4,6 +4,7 @@
 // (test/support/careful-client.ts): an Idempotency-Key of its own, the same key retried on
 // network errors, 5xx, 429 and 409-in-progress until it is answered 201, every attempt kept.
 import { carefulClient, type Operation } from './careful-client';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface CreateBody {
   workspaceId: string;
@@ -28,7 +29,6 @@ export interface LoadOptions {
   maxCreates: number;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export function createLoad(o: LoadOptions) {
   const creates: Create[] = [];
