@@ -1,5 +1,6 @@
 import type { Context, Middleware } from 'koa';
 import { AppError, errors } from '../errors';
+import { DomainError, type DomainErrorKind } from '../../domain/errors';
 import type { Logger } from '../../lib/logger';
 import { ticketingEnvelope, type ErrorEnvelope } from './envelopes';
 import { isDependencyDown } from './dependency-errors';
@@ -14,6 +15,20 @@ function fromHttpError(err: any, bodyLimit: string): AppError | undefined {
     return errors.validation('Request body is not valid JSON');
   if (status === 400) return errors.validation(err.expose ? err.message : 'Bad request');
   return new AppError(status, 'error', err.expose ? err.message : 'Request failed');
+}
+
+const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
+  invalid: 400,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  unprocessable: 422,
+  quota_exceeded: 429,
+};
+
+/** A domain command's refusal (domain/errors.ts): its kind gives the status, its code and message pass through. */
+export function fromDomainError(err: DomainError): AppError {
+  return new AppError(STATUS_OF_KIND[err.kind], err.code, err.message);
 }
 
 export interface ErrorHandlerOptions {
@@ -49,7 +64,7 @@ export function errorHandler(opts: ErrorHandlerOptions): Middleware {
         throw errors.methodNotAllowed(ctx.method, ctx.path, allow);
       }
     } catch (raw: any) {
-      let err = raw instanceof AppError ? raw : fromHttpError(raw, opts.bodyLimit);
+      let err = raw instanceof AppError ? raw : raw instanceof DomainError ? fromDomainError(raw) : fromHttpError(raw, opts.bodyLimit);
       if (!err && isDependencyDown(raw)) {
         // PostgreSQL, Redis, Temporal or a worker is down: the client may retry (a 500 is a bug)
         opts.logger.warn({ err: raw, path: ctx.path, requestId: ctx.state.requestId }, 'dependency unavailable');
