@@ -2,9 +2,8 @@ import type { Db, Queryable } from '../../db/db';
 import { insertMessage } from '../../db/repositories/messages';
 import { appendAudit } from '../../db/repositories/ticket-audit';
 import { deleteTicket, findTicket, listMessages, lockTicketVersion, updateTicketColumns } from '../../db/repositories/tickets';
-import type { AppliedChange, ApplyChangeRequest, LifecycleChange } from '../../workflows/ticket/activities.contract';
-import type { MessageRecord, TicketFacts, TicketRecord } from '../../workflows/ticket/contract';
-import { PRIORITY_RANK, statusAfterAssign, statusAfterMessage } from '../../workflows/ticket/ticket.logic';
+import { PRIORITY_RANK, statusAfterAssign, statusAfterMessage } from '../../domain/tickets/rules';
+import type { AppliedChange, ApplyChangeRequest, LifecycleChange, MessageRecord, TicketFacts, TicketRecord } from '../../domain/tickets/types';
 import { Failures } from '../failures';
 import { recordEvent, ticketEventData, type EventType } from './events';
 

@@ -1,4 +1,4 @@
-import type { MessageRecord, TicketRecord } from '../../workflows/ticket/contract';
+import type { MessageRecord, TicketRecord } from '../../domain/tickets/types';
 
 // The outbox has one writer: db/repositories/events.ts.
 export { recordEvent, type EventType } from '../../db/repositories/events';

@@ -6,8 +6,8 @@ import { findTicket, insertTicketRow } from '../../db/repositories/tickets';
 import { findWorkspaceSettings } from '../../db/repositories/workspaces';
 import { MONTHLY_TICKET_QUOTA, usageMonth } from '../../lib/ticket-quota';
 import { resolveSettings, type WorkspaceSettings } from '../../lib/workspace-settings';
-import type { CreateTicketInput } from '../../workflows/ticket/contract';
-import { PRIORITY_RANK } from '../../workflows/ticket/ticket.logic';
+import { PRIORITY_RANK } from '../../domain/tickets/rules';
+import type { CreateTicketInput } from '../../domain/tickets/types';
 import { Failures } from '../failures';
 import { recordEvent, ticketEventData } from './events';
 

@@ -1,4 +1,4 @@
-import type { MessageRecord, TicketRecord } from '../../workflows/ticket/contract';
+import type { MessageRecord, TicketRecord } from '../../domain/tickets/types';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Ticket } from '../entities';
 import { managerOf, sql, type Executor, type Queryable } from '../db';

@@ -1,7 +1,8 @@
 import { allHandlersFinished, ApplicationFailure, condition, proxyLocalActivities, setHandler } from '@temporalio/workflow';
 import type { TicketActivities } from './activities.contract';
 import { assignUpdate, deleteUpdate, messageUpdate, patchUpdate, resolveUpdate, type EndedTicketInput } from './contract';
-import { checkChange, type ChangeKind, type TicketStatus } from './ticket.logic';
+import { checkChange, type ChangeKind } from '../../domain/tickets/rules';
+import type { TicketStatus } from '../../domain/tickets/types';
 
 const storage = proxyLocalActivities<TicketActivities>({
   startToCloseTimeout: '15 seconds',

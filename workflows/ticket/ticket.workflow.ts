@@ -26,7 +26,8 @@ import {
   type CreateTicketInput,
   type TicketFacts,
 } from './contract';
-import { checkChange, nextDeadline, type ChangeKind, type Deadline, type TicketStatus, type TimerFacts } from './ticket.logic';
+import { checkChange, nextDeadline, type ChangeKind, type Deadline, type TimerFacts } from '../../domain/tickets/rules';
+import type { TicketStatus } from '../../domain/tickets/types';
 
 // Storing the ticket is a few milliseconds of Postgres: local activities run it inside
 // the workflow task, without a round trip through the server per step, which is what
