@@ -5,9 +5,8 @@ import { defaultClassifier, type TicketClassifier } from './classifier';
 import { triageWithOpenAI, type OpenAIConfig } from './openai';
 import { buildSuggestedReply } from './replies';
 import { ticketText } from './text-features';
-import type { TriageInput, TriageResult } from './types';
+import type { TriageInput, TriageResult, Triager } from '../../domain/tickets/types';
 
-export type { TriageInput, TriageResult } from './types';
 export type { OpenAIConfig } from './openai';
 
 export interface TriagerConfig {
@@ -17,10 +16,6 @@ export interface TriagerConfig {
   onFallback?: (reason: string, error: unknown) => void;
   /** Defaults to defaultClassifier() (trained on the bundled dataset on first use). */
   classifier?: TicketClassifier;
-}
-
-export interface Triager {
-  triage(input: TriageInput): Promise<TriageResult>;
 }
 
 export const FALLBACK_MARK = '(fallback)';

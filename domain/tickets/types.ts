@@ -136,3 +136,28 @@ export interface AppliedChange {
   version: number;
   facts: TicketFacts;
 }
+
+/** What triage reads of a new ticket. */
+export interface TriageInput {
+  title: string;
+  body: string;
+  /** Category the player (or the form) picked, if any. Only used to steer the reply when the model is unsure. */
+  category?: string | null;
+  playerName?: string | null;
+}
+
+/** What triage suggests; stored as the ticket's four read-only ai* fields (db/repositories/tickets.ts recordTriage). */
+export interface TriageResult {
+  /** One of TRIAGE_CATEGORIES (activities/triage/categories.ts). */
+  category: string;
+  /** 0..1 */
+  confidence: number;
+  suggestedReply: string;
+  /** "local-bayes-v1", "openai:<model>" or "local-bayes-v1(fallback)". */
+  model: string;
+}
+
+/** The triage component (activities/triage/triager.ts createTriager); never throws because of an LLM. */
+export interface Triager {
+  triage(input: TriageInput): Promise<TriageResult>;
+}

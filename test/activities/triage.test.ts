@@ -12,7 +12,7 @@ import { ticketFeatures, ticketText } from '../../activities/triage/text-feature
 import { buildSuggestedReply, replyCategory } from '../../activities/triage/replies';
 import { parseTriageAnswer } from '../../activities/triage/openai';
 import { createTriager, toTicketAiFields, triageConfigFromEnv } from '../../activities/triage/triager';
-import type { TriageResult } from '../../activities/triage/types';
+import type { TriageResult } from '../../domain/tickets/types';
 
 const text = (title: string, body: string) => ticketText(title, body);
 

@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Worker } from '@temporalio/worker';
-import { storeNewTicket } from '../../activities/tickets/insert';
-import type { Triager } from '../../activities/tickets/triage';
+import { storeNewTicket } from '../../domain/tickets/store-new-ticket';
+import type { Triager } from '../../domain/tickets/types';
 import { createTriager } from '../../activities/triage/triager';
 import { connectDb, type Db } from '../../db/db';
 import { findTicket } from '../../db/repositories/tickets';
