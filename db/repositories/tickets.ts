@@ -97,7 +97,6 @@ export async function updateTicketColumns(executor: Executor, id: string, column
   await m.update(Ticket, { id }, values);
 }
 
-/** For triage: whether the ticket still exists, and its player's display name. */
 /** What triage reads: the ticket's text and its player's name (the workflow passes only the id). */
 export async function ticketForTriage(
   executor: Executor,
