@@ -4,7 +4,6 @@ import { checkChange, type ChangeKind } from '../../domain/tickets/rules';
 import type { TicketStatus } from '../../domain/tickets/types';
 import { storage } from './ticket-run';
 
-
 /**
  * `ticket/<id>` again, after the ticket's lifecycle workflow has ended (it ends when the
  * ticket closes). The spec lets a closed ticket be deleted, so DELETE starts this run with
