@@ -6,7 +6,7 @@
 //
 //   DATABASE_URL=… tsx bench/seed.ts [count]   (prints what it made; for manual EXPLAINs)
 import type { Pool } from 'pg';
-import { PRIORITY_RANK } from '../workflows/ticket/ticket.logic';
+import { PRIORITY_RANK } from '../domain/tickets/rules';
 import { Rng, seededId } from './lib/rng';
 export { Rng, mulberry32, seededId } from './lib/rng';
 import { generateText } from './lib/ticket-text';

@@ -1,25 +1,26 @@
 import type { Db } from '../../db/db';
-import { findWorkspaceSettings } from '../../db/repositories/workspaces';
-import { resolveSettings } from '../../lib/workspace-settings';
+import { applyTicketChange } from '../../domain/tickets/apply-change';
+import { storeNewTicket } from '../../domain/tickets/store-new-ticket';
+import { triageTicket } from '../../domain/tickets/triage-ticket';
+import type { Triager } from '../../domain/tickets/types';
+import { loadWorkspaceSettings } from '../../domain/tickets/workspace-settings';
 import type { TicketActivities } from '../../workflows/ticket/activities.contract';
-import { Failures } from '../failures';
-import { applyTicketChange } from './apply-change';
-import { insertTicket } from './insert';
+import { withDomainFailures } from '../failures';
 import { sendResolutionNotification, type Mailer } from './notify';
-import { triageTicket, type Triager } from './triage';
 
-/** The ticket workflow's activities over their dependencies (design principle 3). */
+/**
+ * The ticket workflow's activities over their dependencies (passed in, so tests build
+ * them over their own database, triager and mailer): thin adapters over the domain
+ * commands of domain/tickets/, whose refusals become non-retryable failures.
+ */
 export function createTicketActivities(deps: { db: Db; triager: Triager; mailer: Mailer }): TicketActivities {
   const { db, triager, mailer } = deps;
-  return {
-    insertTicket: (input) => insertTicket(db, input),
+  return withDomainFailures<TicketActivities>({
+    // idempotent by ticket id: a retry after a lost reply finds the row the first attempt wrote
+    insertTicket: (input) => db.tx((c) => storeNewTicket(c, input)),
     triageTicket: (input) => triageTicket(db, triager, input),
     applyTicketChange: (req) => applyTicketChange(db, req),
     sendResolutionNotification: (input) => sendResolutionNotification(db, mailer, input),
-    async loadWorkspaceSettings({ workspaceId }) {
-      const settings = await findWorkspaceSettings(db, workspaceId);
-      if (!settings) throw Failures.workspaceNotFound(workspaceId);
-      return resolveSettings(settings);
-    },
-  };
+    loadWorkspaceSettings: ({ workspaceId }) => loadWorkspaceSettings(db, workspaceId),
+  });
 }

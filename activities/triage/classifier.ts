@@ -11,7 +11,6 @@ import { TRIAGE_DATASET, type LabelledTicket } from './dataset';
 import { ticketFeatures, ticketText } from './text-features';
 
 export type { LabelledTicket } from './dataset';
-export type { TriageInput, TriageResult } from './types';
 
 export type ClassifierAlgorithm = 'bayes' | 'logistic';
 

@@ -7,7 +7,7 @@
 // always rejected would silently turn this path into "always fall back". The JSON format is asked
 // for in the prompt instead and validated strictly here.
 import { TRIAGE_CATEGORIES, isTriageCategory, type TriageCategory } from './categories';
-import type { TriageInput } from './types';
+import type { TriageInput } from '../../domain/tickets/types';
 
 export interface OpenAIConfig {
   /** Base URL including the API version path, e.g. "https://api.openai.com/v1" or "http://localhost:11434/v1". */

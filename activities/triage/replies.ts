@@ -1,7 +1,7 @@
 // Suggested first reply for a ticket: an agent reviews it before sending, so it must be correct
 // and specific rather than clever. Fully deterministic (same ticket + suggestion -> same text).
 import { isTriageCategory, type TriageCategory } from './categories';
-import type { TriageInput } from './types';
+import type { TriageInput } from '../../domain/tickets/types';
 
 /** Below this confidence the player's own category choice is trusted over the model's. */
 export const LOW_CONFIDENCE = 0.4;

@@ -14,7 +14,8 @@ import { Pool } from 'pg';
 import { findTicket, listMessages } from '../../db/repositories/tickets';
 import { findPlayer } from '../../db/repositories/players';
 import { findAgent } from '../../db/repositories/agents';
-import { buildListQuery, countMatches } from '../../api/ticketing/tickets/list-query';
+import { countMatches } from '../../db/repositories/ticket-list';
+import { buildListQuery } from '../../api/ticketing/tickets/list-query';
 
 const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 20 }); // the app's pool size (db/db.ts)
 const app = new Koa();

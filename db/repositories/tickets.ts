@@ -1,4 +1,4 @@
-import type { MessageRecord, TicketRecord } from '../../workflows/ticket/contract';
+import type { MessageRecord, TicketRecord } from '../../domain/tickets/types';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Ticket } from '../entities';
 import { managerOf, sql, type Executor, type Queryable } from '../db';
@@ -97,7 +97,6 @@ export async function updateTicketColumns(executor: Executor, id: string, column
   await m.update(Ticket, { id }, values);
 }
 
-/** For triage: whether the ticket still exists, and its player's display name. */
 /** What triage reads: the ticket's text and its player's name (the workflow passes only the id). */
 export async function ticketForTriage(
   executor: Executor,

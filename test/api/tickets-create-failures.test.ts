@@ -1,5 +1,5 @@
-// "No ticket without a workflow, and no workflow without a ticket" (issue 18, items 2, 4
-// and 5), proven with real failures: Temporal unreachable, PostgreSQL unreachable, and
+// "No ticket without a workflow, and no workflow without a ticket" (docs/tickets.md, the
+// create path), proven with real failures: Temporal unreachable, PostgreSQL unreachable, and
 // PostgreSQL refusing the insert. The create path: row + outbox entry in one transaction
 // (docs/tickets.md); the ticketing worker's start dispatcher starts the workflow.
 import assert from 'node:assert/strict';

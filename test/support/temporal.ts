@@ -2,7 +2,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, Worker, type NativeConnection, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createTicketActivities } from '../../activities/tickets';
 import type { Mailer } from '../../activities/tickets/notify';
-import type { Triager } from '../../activities/tickets/triage';
+import type { Triager } from '../../domain/tickets/types';
 import { createTriager } from '../../activities/triage/triager';
 import type { Db } from '../../db/db';
 

@@ -31,7 +31,7 @@ import {
   type CreateTicketInput,
   type EndedTicketInput,
 } from '../../workflows/ticket/contract';
-import { storeNewTicket } from '../../activities/tickets/insert';
+import { storeNewTicket } from '../../domain/tickets/store-new-ticket';
 import { endedTicketWorkflow } from '../../workflows/ticket/ended-ticket.workflow';
 import { revokeKeyDaysAgo } from '../support/auth-factories';
 import { ticketWorkflow } from '../../workflows/ticket/ticket.workflow';

@@ -9,7 +9,7 @@ import {
   STATUSES,
   TRANSITIONS,
   type TimerFacts,
-} from '../../workflows/ticket/ticket.logic';
+} from '../../domain/tickets/rules';
 
 test('the transition matrix: closed is terminal, resolving twice is refused', () => {
   for (const from of STATUSES) {

@@ -1,13 +1,13 @@
-// Issue 18 item 6: "triage recorded but not stored". Triage of a ticket is retried until
-// its result is in the row: an outage longer than the old five attempts (~15 s) no longer
+// A triage must not be reported done without being stored. Triage of a ticket is retried
+// until its result is in the row: an outage longer than the old five attempts (~15 s) no longer
 // leaves the ticket untriaged for good. (The other half of the fix: the application's
 // sessions commit with synchronous_commit = on, so a triage the activity reported done
 // survives a crash of PostgreSQL; db/data-source.ts.)
 import assert from 'node:assert/strict';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Worker } from '@temporalio/worker';
-import { storeNewTicket } from '../../activities/tickets/insert';
-import type { Triager } from '../../activities/tickets/triage';
+import { storeNewTicket } from '../../domain/tickets/store-new-ticket';
+import type { Triager } from '../../domain/tickets/types';
 import { createTriager } from '../../activities/triage/triager';
 import { connectDb, type Db } from '../../db/db';
 import { findTicket } from '../../db/repositories/tickets';

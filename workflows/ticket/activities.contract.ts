@@ -1,40 +1,9 @@
 // Types of the ticket activities, shared by the workflow (types only) and the
 // activity implementation in activities/tickets.
 import type { WorkspaceSettings } from '../../lib/workspace-settings';
-import type {
-  Actor,
-  AssignChange,
-  CreateTicketInput,
-  MessageChange,
-  PatchChange,
-  ResolveChange,
-  TicketFacts,
-} from './contract';
+import type { AppliedChange, ApplyChangeRequest, CreateTicketInput } from '../../domain/tickets/types';
 
-export type LifecycleChange =
-  | ({ kind: 'patch' } & PatchChange)
-  | ({ kind: 'assign' } & AssignChange)
-  | ({ kind: 'resolve' } & ResolveChange)
-  | ({ kind: 'message' } & MessageChange)
-  | { kind: 'delete' }
-  | { kind: 'auto_close' }
-  | { kind: 'sla_breach'; policy: 'first_response' | 'resolution' };
-
-export interface ApplyChangeRequest {
-  ticketId: string;
-  /** the lifecycle step number; a step already applied is not applied twice */
-  version: number;
-  /** workflow time of the change, ISO */
-  at: string;
-  change: LifecycleChange;
-  actor: Actor | null;
-}
-
-/** A stored step: its number and the ticket's facts after it (small: results go into the history). */
-export interface AppliedChange {
-  version: number;
-  facts: TicketFacts;
-}
+export type { AppliedChange, ApplyChangeRequest, LifecycleChange } from '../../domain/tickets/types';
 
 export interface TicketActivities {
   /** Stores the ticket (version 1); answers the workspace settings its timers start from. */

@@ -1,8 +1,29 @@
 // What the API and tests may know about the ticket workflow: its id, queue, input,
-// updates and query. The API imports this file, never the implementation.
+// updates and query. The API imports this file, never the implementation. The record
+// types live in domain/tickets/types.ts; the ones the workflow's callers pass are
+// re-exported here.
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
-import type { Priority } from '../../lib/workspace-settings';
-import type { TicketStatus } from './ticket.logic';
+import type {
+  Actor,
+  AssignChange,
+  CreateTicketInput,
+  MessageChange,
+  PatchChange,
+  ResolveChange,
+  TicketStatus,
+} from '../../domain/tickets/types';
+
+export type {
+  Actor,
+  AssignChange,
+  CreateTicketInput,
+  MessageChange,
+  PatchChange,
+  ResolveChange,
+  Source,
+  TicketFacts,
+  TicketStatus,
+} from '../../domain/tickets/types';
 
 export const TICKETING_QUEUE = 'ticketing';
 export const TICKET_WORKFLOW_TYPE = 'ticketWorkflow';
@@ -18,111 +39,6 @@ export interface EndedTicketInput {
   /** the stored status and step number, read by the API just before */
   status: TicketStatus;
   version: number;
-}
-
-export type Source = 'api' | 'sdk' | 'discord' | 'steam' | 'email';
-
-export interface CreateTicketInput {
-  ticketId: string;
-  workspaceId: string;
-  organizationId: string;
-  /** internal player id (kpl_) */
-  playerRef: string;
-  /** the caller's own player id */
-  playerId: string;
-  title: string;
-  body: string;
-  category: string | null;
-  priority: Priority;
-  source: Source;
-  tags: string[];
-  metadata: Record<string, unknown>;
-  /** ISO time the API accepted the request */
-  createdAt: string;
-  /** upsert the WorkspaceId/TicketStatus/TicketPriority search attributes (off on servers without them) */
-  searchAttributes?: boolean;
-  /**
-   * The API stored the row at creation (the create outbox, Nov 2026): the workflow only
-   * loads the workspace's settings and triages. Absent in histories of earlier tickets,
-   * whose workflow inserted the row itself.
-   */
-  stored?: boolean;
-}
-
-/** A ticket as stored: every field of the spec's ticket plus the agent-only notes. */
-export interface TicketRecord {
-  id: string;
-  workspaceId: string;
-  playerId: string;
-  playerRef: string | null;
-  title: string;
-  body: string;
-  status: TicketStatus;
-  priority: Priority;
-  category: string | null;
-  source: Source;
-  tags: string[];
-  metadata: Record<string, unknown>;
-  assigneeId: string | null;
-  aiTriaged: boolean;
-  aiSuggestedCategory: string | null;
-  aiConfidence: number | null;
-  aiSuggestedReply: string | null;
-  internalNote: string | null;
-  resolutionNote: string | null;
-  messageCount: number;
-  createdAt: string;
-  updatedAt: string;
-  resolvedAt: string | null;
-  closedAt: string | null;
-  firstResponseAt: string | null;
-}
-
-export interface MessageRecord {
-  id: string;
-  ticketId: string;
-  authorId: string;
-  authorType: 'player' | 'agent';
-  body: string;
-  createdAt: string;
-}
-
-export type Actor = { keyId: string };
-
-export interface PatchChange {
-  status?: TicketStatus;
-  priority?: Priority;
-  assigneeId?: string | null;
-  category?: string;
-  tags?: string[];
-  internalNote?: string;
-}
-export interface AssignChange {
-  agentId: string;
-  note?: string;
-}
-export interface ResolveChange {
-  resolutionNote?: string;
-  sendNotification: boolean;
-}
-export interface MessageChange {
-  messageId: string;
-  authorType: 'player' | 'agent';
-  authorId: string;
-  body: string;
-}
-
-/**
- * What the workflow keeps of a stored ticket after a step: the fields its timers and
- * search attributes depend on. Never the title, body or notes: every activity result
- * is written into the history, and a body may be 100 k characters.
- */
-export interface TicketFacts {
-  status: TicketStatus;
-  priority: Priority;
-  assigneeId: string | null;
-  resolvedAt: string | null;
-  firstResponseAt: string | null;
 }
 
 /**

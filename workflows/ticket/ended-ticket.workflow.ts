@@ -1,12 +1,8 @@
-import { allHandlersFinished, ApplicationFailure, condition, proxyLocalActivities, setHandler } from '@temporalio/workflow';
-import type { TicketActivities } from './activities.contract';
+import { allHandlersFinished, ApplicationFailure, condition, setHandler } from '@temporalio/workflow';
 import { assignUpdate, deleteUpdate, messageUpdate, patchUpdate, resolveUpdate, type EndedTicketInput } from './contract';
-import { checkChange, type ChangeKind, type TicketStatus } from './ticket.logic';
-
-const storage = proxyLocalActivities<TicketActivities>({
-  startToCloseTimeout: '15 seconds',
-  retry: { initialInterval: '200 ms', backoffCoefficient: 2, maximumInterval: '30 seconds' },
-});
+import { checkChange, type ChangeKind } from '../../domain/tickets/rules';
+import type { TicketStatus } from '../../domain/tickets/types';
+import { storage } from './ticket-run';
 
 /**
  * `ticket/<id>` again, after the ticket's lifecycle workflow has ended (it ends when the

@@ -1,8 +1,8 @@
-import { ApplicationFailure } from '@temporalio/common';
-import { storeNewTicket } from '../../../activities/tickets/insert';
 import { bindIdempotencyResource } from '../../../db/repositories/idempotency-keys';
 import { enqueueTicketStart } from '../../../db/repositories/ticket-starts';
-import type { CreateTicketInput } from '../../../workflows/ticket/contract';
+import { isDomainError } from '../../../domain/errors';
+import { storeNewTicket } from '../../../domain/tickets/store-new-ticket';
+import type { CreateTicketInput } from '../../../domain/tickets/types';
 import type { AppDeps } from '../../deps';
 import { AppError, errors } from '../../errors';
 import type { IdempotencyState } from '../../kit/idempotency';
@@ -29,10 +29,12 @@ export async function createTicket(deps: AppDeps, input: CreateTicketInput, idem
     if (err instanceof LeaseLost) {
       throw errors.conflict('idempotency_request_in_progress', 'A request with this Idempotency-Key is still in progress');
     }
-    if (err instanceof ApplicationFailure) {
-      if (err.type === 'player_not_found') throw errors.playerNotFound(input.playerId);
-      if (err.type === 'ticket_quota_exceeded') throw quotaExceeded(Number(err.details?.[0]));
-      if (err.type === 'workspace_not_found') throw new AppError(404, 'not_found', `No workspace '${input.workspaceId}'`);
+    // the command's refusals, in the words this API has always used for them (the
+    // player by the caller's id, the quota with its Retry-After)
+    if (isDomainError(err)) {
+      if (err.code === 'player_not_found') throw errors.playerNotFound(input.playerId);
+      if (err.code === 'ticket_quota_exceeded') throw quotaExceeded(Number(err.details.limit));
+      if (err.code === 'workspace_not_found') throw new AppError(404, 'not_found', `No workspace '${input.workspaceId}'`);
     }
     throw err; // a database that is down: the error middleware answers 503
   }

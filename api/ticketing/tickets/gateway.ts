@@ -13,9 +13,9 @@ import {
   type Actor,
   type CreateTicketInput,
   type EndedTicketInput,
-  type TicketRecord,
 } from '../../../workflows/ticket/contract';
-import { checkChange, type ChangeKind, type TicketStatus } from '../../../workflows/ticket/ticket.logic';
+import { checkChange, type ChangeKind } from '../../../domain/tickets/rules';
+import type { TicketRecord, TicketStatus } from '../../../domain/tickets/types';
 
 /**
  * Temporal calls of a request end within this many ms (DEADLINE_EXCEEDED → 503), so a

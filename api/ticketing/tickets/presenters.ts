@@ -1,4 +1,4 @@
-import type { MessageRecord, TicketRecord } from '../../../workflows/ticket/contract';
+import type { MessageRecord, TicketRecord } from '../../../domain/tickets/types';
 
 export interface AgentView {
   id: string;

@@ -1,6 +1,6 @@
 // Webhook endpoints (Document 1, "Webhook endpoint" resource and "Webhooks" endpoints):
 // the zod schemas the routes validate with; paths are registered in ./openapi.ts.
-import type { EventType } from '../../../activities/tickets/events';
+import type { EventType } from '../../../db/repositories/events';
 import { MAX_URL_LENGTH } from '../../../lib/webhooks/url-policy';
 import { z } from '../../zod';
 import { registry } from '../openapi-registry';

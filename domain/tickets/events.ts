@@ -1,7 +1,4 @@
-import type { MessageRecord, TicketRecord } from '../../workflows/ticket/contract';
-
-// The outbox has one writer: db/repositories/events.ts.
-export { recordEvent, type EventType } from '../../db/repositories/events';
+import type { TicketRecord } from './types';
 
 /** `data` of ticket.* events: the ticket as the API shows it, without agent-only notes. */
 export function ticketEventData(t: TicketRecord) {
@@ -10,8 +7,4 @@ export function ticketEventData(t: TicketRecord) {
   };
   delete (rest as any).version;
   return rest;
-}
-
-export function messageEventData(m: MessageRecord) {
-  return m;
 }

@@ -1,8 +1,8 @@
-// Pure decision logic of a ticket's lifecycle, imported by both the workflow and the
-// API (and unit-tested without a server). No I/O, no clocks: times come in as numbers.
+// Pure rules of a ticket's lifecycle, imported by the workflow, the domain commands and
+// the API (and unit-tested without a server). No I/O, no clocks: times come in as numbers.
 import type { Priority, SlaTarget } from '../../lib/workspace-settings';
+import type { TicketStatus } from './types';
 
-export type TicketStatus = 'open' | 'in_progress' | 'resolved' | 'closed';
 export const STATUSES: TicketStatus[] = ['open', 'in_progress', 'resolved', 'closed'];
 
 /**

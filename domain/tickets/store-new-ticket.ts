@@ -1,41 +1,37 @@
-import type { Db, Tx } from '../../db/db';
+import type { Tx } from '../../db/db';
+import { recordEvent } from '../../db/repositories/events';
 import { organizationPlan } from '../../db/repositories/organizations';
 import { countTicketWithinQuota } from '../../db/repositories/ticket-usage';
 import { touchPlayerForTicket } from '../../db/repositories/players';
 import { findTicket, insertTicketRow } from '../../db/repositories/tickets';
-import { findWorkspaceSettings } from '../../db/repositories/workspaces';
 import { MONTHLY_TICKET_QUOTA, usageMonth } from '../../lib/ticket-quota';
-import { resolveSettings, type WorkspaceSettings } from '../../lib/workspace-settings';
-import type { CreateTicketInput } from '../../workflows/ticket/contract';
-import { PRIORITY_RANK } from '../../workflows/ticket/ticket.logic';
-import { Failures } from '../failures';
-import { recordEvent, ticketEventData } from './events';
+import type { WorkspaceSettings } from '../../lib/workspace-settings';
+import { DomainError } from '../errors';
+import { ticketEventData } from './events';
+import { PRIORITY_RANK } from './rules';
+import type { CreateTicketInput } from './types';
+import { loadWorkspaceSettings } from './workspace-settings';
 
 /**
  * Stores a new ticket with its `ticket.created` event, the player's lastSeenAt and the
- * organization's monthly usage, in one transaction. Idempotent by ticket id: a retry
- * after a lost reply returns the row that the first attempt wrote.
- */
-export async function insertTicket(db: Db, input: CreateTicketInput): Promise<{ version: number; settings: WorkspaceSettings }> {
-  return db.tx((c) => storeNewTicket(c, input));
-}
-
-/**
- * The body of a create inside the caller's transaction: the workflow's insertTicket
- * (tickets created before the create outbox) and the API's create (api/ticketing/tickets/
- * create.ts, which adds the outbox entry to the same transaction).
+ * organization's monthly usage, inside the caller's transaction. Idempotent by ticket id:
+ * a retry after a lost reply returns without writing again. Used by the workflow's
+ * insertTicket (tickets created before the create outbox) and the API's create (api/ticketing/tickets/
+ * create.ts, which adds the outbox entry to the same transaction). Refuses with
+ * workspace_not_found, player_not_found (an unknown or erased player) or
+ * ticket_quota_exceeded (details: the plan's monthly `limit`).
  */
 export async function storeNewTicket(c: Tx, input: CreateTicketInput): Promise<{ version: number; settings: WorkspaceSettings }> {
-  const stored = await findWorkspaceSettings(c, input.workspaceId);
-  if (!stored) throw Failures.workspaceNotFound(input.workspaceId);
-  const settings = resolveSettings(stored);
+  const settings = await loadWorkspaceSettings(c, input.workspaceId);
   const existing = await findTicket(c, input.ticketId);
   if (existing) return { version: 1, settings }; // a retry after a lost reply
 
   // One row lock on the player, taken once: it moves lastSeenAt, refuses an erased
   // player, and holds off an erasure until this ticket is stored (and anonymised with
   // the rest). Two creates for the same player queue here instead of deadlocking.
-  if (!(await touchPlayerForTicket(c, input.playerRef, input.createdAt))) throw Failures.playerNotFound(input.playerRef);
+  if (!(await touchPlayerForTicket(c, input.playerRef, input.createdAt))) {
+    throw new DomainError('not_found', 'player_not_found', `Player ${input.playerRef} does not exist`);
+  }
   await insertTicketRow(c, {
     id: input.ticketId,
     workspaceId: input.workspaceId,
@@ -65,7 +61,7 @@ export async function storeNewTicket(c: Tx, input: CreateTicketInput): Promise<{
   const plan = await organizationPlan(c, input.organizationId);
   const limit = plan ? MONTHLY_TICKET_QUOTA[plan] : Infinity;
   if (!(await countTicketWithinQuota(c, input.organizationId, usageMonth(input.createdAt), Number.isFinite(limit) ? limit : null))) {
-    throw Failures.ticketQuotaExceeded(limit);
+    throw new DomainError('quota_exceeded', 'ticket_quota_exceeded', `Monthly ticket quota of ${limit} reached`, { limit });
   }
   // small: the result goes into the workflow history (the API reads the row)
   return { version: 1, settings };

@@ -1,34 +1,37 @@
 import type { Db, Queryable } from '../../db/db';
+import { recordEvent, type EventType } from '../../db/repositories/events';
 import { insertMessage } from '../../db/repositories/messages';
 import { appendAudit } from '../../db/repositories/ticket-audit';
 import { deleteTicket, findTicket, listMessages, lockTicketVersion, updateTicketColumns } from '../../db/repositories/tickets';
-import type { AppliedChange, ApplyChangeRequest, LifecycleChange } from '../../workflows/ticket/activities.contract';
-import type { MessageRecord, TicketFacts, TicketRecord } from '../../workflows/ticket/contract';
-import { PRIORITY_RANK, statusAfterAssign, statusAfterMessage } from '../../workflows/ticket/ticket.logic';
-import { Failures } from '../failures';
-import { recordEvent, ticketEventData, type EventType } from './events';
+import { DomainError } from '../errors';
+import { ticketEventData } from './events';
+import { PRIORITY_RANK, statusAfterAssign, statusAfterMessage } from './rules';
+import type { AppliedChange, ApplyChangeRequest, LifecycleChange, MessageRecord, TicketFacts, TicketRecord } from './types';
 
 type Sets = Record<string, unknown>;
 
-/** The facts the workflow keeps of a row: small, because the result goes into its history. */
-export function factsOf(t: TicketRecord): TicketFacts {
+/** The facts the workflow keeps of a stored row: small, because the result goes into its history. */
+export function ticketFacts(t: TicketRecord): TicketFacts {
   return { status: t.status, priority: t.priority, assigneeId: t.assigneeId, resolvedAt: t.resolvedAt, firstResponseAt: t.firstResponseAt };
 }
 
 /**
  * Applies one lifecycle step to the stored ticket. Steps are numbered by the workflow;
  * the row's `version` says which step was applied last, so a retried activity returns
- * the stored result instead of applying the step twice.
+ * the stored result instead of applying the step twice. Refuses with ticket_not_found
+ * (except a delete of a ticket already gone: null) or version_conflict (a step skipped).
  */
 export async function applyTicketChange(db: Db, req: ApplyChangeRequest): Promise<AppliedChange | null> {
   return db.tx(async (c) => {
     const version = await lockTicketVersion(c, req.ticketId);
     if (version === null) {
       if (req.change.kind === 'delete') return null;
-      throw Failures.ticketNotFound(req.ticketId);
+      throw new DomainError('not_found', 'ticket_not_found', `Ticket ${req.ticketId} does not exist`);
     }
-    if (version >= req.version) return { version, facts: factsOf((await findTicket(c, req.ticketId))!) };
-    if (version !== req.version - 1) throw Failures.versionConflict(req.ticketId, req.version, version);
+    if (version >= req.version) return { version, facts: ticketFacts((await findTicket(c, req.ticketId))!) };
+    if (version !== req.version - 1) {
+      throw new DomainError('conflict', 'version_conflict', `Ticket ${req.ticketId} is at step ${version}, expected ${req.version - 1}`);
+    }
 
     const before = (await findTicket(c, req.ticketId))!;
     if (req.change.kind === 'delete') {
@@ -69,7 +72,7 @@ export async function applyTicketChange(db: Db, req: ApplyChangeRequest): Promis
         dedupeKey: `${req.ticketId}:${req.version}:${i}`,
       });
     }
-    return { version: req.version, facts: factsOf(result.ticket) };
+    return { version: req.version, facts: ticketFacts(result.ticket) };
   });
 }
 
