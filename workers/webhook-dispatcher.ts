@@ -6,11 +6,12 @@
 // restart between claim and start, or a reclaim never start a batch twice.
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
-import { claimEvents, markDispatched, type ClaimedBatch } from '../activities/webhooks/fan-out';
 import type { Db } from '../db/db';
+import { markDispatched } from '../db/repositories/events';
+import { claimEvents, type ClaimedBatch } from '../domain/webhooks/claim-events';
 import type { Logger } from '../lib/logger';
 import { createOutboxDispatcher, type Dispatcher } from './outbox-dispatcher';
-import { TICKETING_RETRY_SCHEDULE } from '../lib/webhooks/retry-schedules';
+import { TICKETING_RETRY_SCHEDULE } from '../domain/webhooks/retry-schedules';
 import {
   WEBHOOK_BATCH_WORKFLOW_TYPE,
   WEBHOOKS_QUEUE,

@@ -12,7 +12,7 @@ import { createPauseActivities } from '../../activities/webhooks/pause';
 import { connectDb, type Db } from '../../db/db';
 import { loadConfig } from '../../lib/config';
 import { newId } from '../../lib/ids';
-import { PLATFORM_RETRY_SCHEDULE, TICKETING_RETRY_SCHEDULE } from '../../lib/webhooks/retry-schedules';
+import { PLATFORM_RETRY_SCHEDULE, TICKETING_RETRY_SCHEDULE } from '../../domain/webhooks/retry-schedules';
 import { createSafeHttpAgent, createSafeHttpsAgent } from '../../lib/webhooks/safe-agent';
 import { encryptSecret } from '../../lib/webhooks/secret-box';
 import { newEndpointSecret } from '../../lib/webhooks/signing';

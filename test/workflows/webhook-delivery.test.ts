@@ -12,7 +12,7 @@ import { connectDb, type Db } from '../../db/db';
 import { loadConfig } from '../../lib/config';
 import { webhookDeliveryWorkflowId, webhookBatchWorkflowId } from '../../workflows/webhook-delivery/contract';
 import { webhookDeliveryWorkflow, webhookBatchWorkflow } from '../../workflows/webhook-delivery/delivery.workflow';
-import { TICKETING_RETRY_SCHEDULE } from '../../lib/webhooks/retry-schedules';
+import { TICKETING_RETRY_SCHEDULE } from '../../domain/webhooks/retry-schedules';
 import type { Resolver } from '../../lib/webhooks/url-policy';
 import { createTenant } from '../support/factories';
 import { workflowBundle, timeSkippingEnv } from '../support/temporal';

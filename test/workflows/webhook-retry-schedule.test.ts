@@ -1,15 +1,7 @@
 import assert from 'node:assert/strict';
-import { ONE_ATTEMPT, PLATFORM_RETRY_SCHEDULE, TICKETING_RETRY_SCHEDULE } from '../../lib/webhooks/retry-schedules';
-import {
-  attemptTimes,
-  checkSchedule,
-  classifyOutcome,
-  delayBeforeAttempt,
-  isSuccess,
-  nextStep,
-  RECEIVER_TIMEOUT_MS,
-  SCHEDULE_BEFORE_INPUTS,
-} from '../../workflows/webhook-delivery/retry-schedule.logic';
+import { ONE_ATTEMPT, PLATFORM_RETRY_SCHEDULE, TICKETING_RETRY_SCHEDULE } from '../../domain/webhooks/retry-schedules';
+import { attemptTimes, checkSchedule, classifyOutcome, isSuccess, RECEIVER_TIMEOUT_MS } from '../../domain/webhooks/retry.rules';
+import { delayBeforeAttempt, nextStep, SCHEDULE_BEFORE_INPUTS } from '../../workflows/webhook-delivery/retry-schedule.logic';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -99,8 +91,10 @@ test('walking nextStep from attempt 1 reproduces attemptTimes', () => {
   assert.deepEqual(times, attemptTimes(1_000, TICKETING));
 });
 
-test('the logic module is workflow-safe: no Node or non-local imports', async () => {
+test('the rules and logic modules are workflow-safe: only type imports of the domain', async () => {
   const { readFile } = await import('node:fs/promises');
-  const src = await readFile(require.resolve('../../workflows/webhook-delivery/retry-schedule.logic'), 'utf8');
-  assert.deepEqual(src.match(/^import .*$/gm) ?? [], []);
+  for (const file of ['../../domain/webhooks/retry.rules', '../../workflows/webhook-delivery/retry-schedule.logic']) {
+    const src = await readFile(require.resolve(file), 'utf8');
+    for (const line of src.match(/^import .*$/gm) ?? []) assert.match(line, /^import type .* from '(\.\/|\.\.\/\.\.\/domain\/webhooks\/)types';$/, file);
+  }
 });

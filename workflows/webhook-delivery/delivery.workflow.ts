@@ -8,7 +8,8 @@ import type {
   WebhookDeliveryInput,
   WebhookExhaustedActivities,
 } from './contract';
-import { attemptTimes, checkSchedule, RECEIVER_TIMEOUT_MS, SCHEDULE_BEFORE_INPUTS } from './retry-schedule.logic';
+import { attemptTimes, checkSchedule, RECEIVER_TIMEOUT_MS } from '../../domain/webhooks/retry.rules';
+import { SCHEDULE_BEFORE_INPUTS } from './retry-schedule.logic';
 
 // Attempts run as local activities: the POST happens inside the workflow task, so a batch
 // whose deliveries all succeed first time is one workflow task, with no activity-task

@@ -2,9 +2,9 @@
 // start the one-delivery workflow (design principle 1: the workflow owns the attempts).
 // Only the contract is imported, never the workflow implementation.
 import { WorkflowExecutionAlreadyStartedError, type WorkflowHandle } from '@temporalio/client';
-import { envelope } from '../../../lib/webhooks/envelope';
+import { envelope } from '../../../domain/webhooks/envelope';
 import { newId } from '../../../lib/ids';
-import { ONE_ATTEMPT, TICKETING_RETRY_SCHEDULE } from '../../../lib/webhooks/retry-schedules';
+import { ONE_ATTEMPT, TICKETING_RETRY_SCHEDULE } from '../../../domain/webhooks/retry-schedules';
 import {
   WEBHOOK_DELIVERY_WORKFLOW_TYPE,
   WEBHOOKS_QUEUE,
