@@ -17,7 +17,7 @@ import { createSafeHttpAgent, createSafeHttpsAgent } from '../../lib/webhooks/sa
 import { encryptSecret } from '../../lib/webhooks/secret-box';
 import { newEndpointSecret } from '../../lib/webhooks/signing';
 import { webhookBatchWorkflowId, type RetrySchedule } from '../../workflows/webhook-delivery/contract';
-import { webhookBatchWorkflow } from '../../workflows/webhook-delivery/delivery.workflow';
+import { webhookBatchWorkflow } from '../../workflows/webhook-delivery/webhook-batch.workflow';
 import { WORKER_TUNING } from '../../workers/run-queue-worker';
 import { createTenant } from '../support/factories';
 import { timeSkippingEnv, workflowBundle } from '../support/temporal';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { ONE_ATTEMPT, PLATFORM_RETRY_SCHEDULE, TICKETING_RETRY_SCHEDULE } from '../../domain/webhooks/retry-schedules';
 import { attemptTimes, checkSchedule, classifyOutcome, isSuccess, RECEIVER_TIMEOUT_MS } from '../../domain/webhooks/retry.rules';
-import { SCHEDULE_BEFORE_INPUTS } from '../../workflows/webhook-delivery/retry-schedule.logic';
+import { SCHEDULE_BEFORE_INPUTS, tallyOf } from '../../workflows/webhook-delivery/delivery.logic';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -63,10 +63,18 @@ test('classifyOutcome: non-2xx, time-out and unreachable are failures', () => {
   assert.deepEqual(classifyOutcome({}), { ok: false, reason: 'unreachable', detail: 'no answer' });
 });
 
-test('the rules and logic modules are workflow-safe: only type imports of the domain', async () => {
+test('tallyOf: one more for each outcome, on top of the tally so far', () => {
+  assert.deepEqual(tallyOf([]), { succeeded: 0, failed: 0, skipped: 0 });
+  assert.deepEqual(tallyOf(['succeeded', 'failed', 'skipped', 'succeeded']), { succeeded: 2, failed: 1, skipped: 1 });
+  const before = { succeeded: 3, failed: 1, skipped: 0 };
+  assert.deepEqual(tallyOf(['skipped'], before), { succeeded: 3, failed: 1, skipped: 1 });
+  assert.deepEqual(before, { succeeded: 3, failed: 1, skipped: 0 }, 'the tally passed in is not changed');
+});
+
+test('the rules and logic modules are workflow-safe: type imports only', async () => {
   const { readFile } = await import('node:fs/promises');
-  for (const file of ['../../domain/webhooks/retry.rules', '../../workflows/webhook-delivery/retry-schedule.logic']) {
+  for (const file of ['../../domain/webhooks/retry.rules', '../../workflows/webhook-delivery/delivery.logic']) {
     const src = await readFile(require.resolve(file), 'utf8');
-    for (const line of src.match(/^import .*$/gm) ?? []) assert.match(line, /^import type .* from '(\.\/|\.\.\/\.\.\/domain\/webhooks\/)types';$/, file);
+    for (const line of src.match(/^import .*$/gm) ?? []) assert.match(line, /^import type .* from '(\.\/types|\.\.\/\.\.\/domain\/webhooks\/types|\.\/contract)';$/, file);
   }
 });
