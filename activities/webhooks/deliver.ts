@@ -7,7 +7,7 @@ import { classifyOutcome, RECEIVER_TIMEOUT_MS } from '../../domain/webhooks/retr
 import type { AttemptResult } from '../../domain/webhooks/types';
 import { postOnce } from './post';
 import { safeAgentFor } from '../../lib/webhooks/safe-agent';
-import { decryptSecret, SecretBoxError } from '../../lib/webhooks/secret-box';
+import { decryptSecret, SecretBoxError } from '../../lib/crypto/secret-box';
 import { deliveryHeaders } from '../../lib/webhooks/signing';
 
 export interface WebhookActivityDeps {

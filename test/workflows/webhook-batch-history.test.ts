@@ -14,7 +14,7 @@ import { loadConfig } from '../../lib/config';
 import { newId } from '../../lib/ids';
 import { PLATFORM_RETRY_SCHEDULE, TICKETING_RETRY_SCHEDULE } from '../../domain/webhooks/retry-schedules';
 import { createSafeHttpAgent, createSafeHttpsAgent } from '../../lib/webhooks/safe-agent';
-import { encryptSecret } from '../../lib/webhooks/secret-box';
+import { encryptSecret } from '../../lib/crypto/secret-box';
 import { newEndpointSecret } from '../../lib/webhooks/signing';
 import { webhookBatchWorkflowId, type RetrySchedule } from '../../workflows/webhook-delivery/contract';
 import { webhookBatchWorkflow } from '../../workflows/webhook-delivery/webhook-batch.workflow';
