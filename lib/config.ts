@@ -31,8 +31,8 @@ export interface Config {
   trustedProxies: string[];
   triageOpenAi?: { baseUrl: string; apiKey?: string; model: string; timeoutMs?: number };
   /**
-   * Key that encrypts webhook signing secrets at rest: `base64:<32 bytes>` or a passphrase
-   * of 16+ characters (lib/webhooks/secret-box.ts). scripts/ensure.sh generates one
+   * The project's master key (lib/crypto/master-key.ts), which seals every secret kept at
+   * rest: `base64:<32 bytes>` or a passphrase of 16+ characters. scripts/ensure.sh generates one
    * per checkout into .data/; production must set it (and keep it: losing it loses every secret).
    */
   webhookSecretKey?: string;

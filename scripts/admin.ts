@@ -13,7 +13,7 @@ import { apiKeysRepository } from '../db/repositories/api-keys';
 import { ensureOrganization } from '../db/repositories/organizations';
 import { ensureWorkspace } from '../db/repositories/workspaces';
 import { generateApiKey, hashApiKey } from '../lib/api-keys';
-import { webhookSecretKey } from '../lib/webhooks/secret-box';
+import { masterKey } from '../lib/crypto/master-key';
 import { rotateSigningKey } from '../api/ticketing/auth/signing-keys';
 import { loadConfig } from '../lib/config';
 import { newId } from '../lib/ids';
@@ -95,7 +95,7 @@ const COMMANDS: Record<string, (db: Db) => Promise<unknown>> = {
   async 'rotate-signing-key'(db) {
     const config = loadConfig();
     if (config.jwtPrivateKeyPem) throw new Error('JWT_PRIVATE_KEY is set: the signing key comes from it, not from signing_keys (docs/auth.md)');
-    return rotateSigningKey(db, webhookSecretKey(config));
+    return rotateSigningKey(db, masterKey(config));
   },
 };
 

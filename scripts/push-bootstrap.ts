@@ -27,7 +27,7 @@ import type { Config } from '../lib/config';
 import { generatePushApiKey } from '../lib/push/api-keys';
 import { sealCredentials } from '../lib/push/credential-box';
 import { demoCredentials } from '../lib/push/demo-credentials';
-import { webhookSecretKey } from '../lib/webhooks/secret-box';
+import { masterKey } from '../lib/crypto/master-key';
 
 export const PUSH_DEMO = {
   companyId: '00000000-0000-4000-8000-000000000001',
@@ -59,7 +59,7 @@ export async function bootstrapPush(db: Db, config: Config, ticketingCredentials
   const file = join(dirname(ticketingCredentialsFile), `push-${basename(ticketingCredentialsFile)}`);
   const stored = await readStored(file);
 
-  const password = createHmac('sha256', webhookSecretKey(config)).update('push demo password v1').digest('base64url').slice(0, 20);
+  const password = createHmac('sha256', masterKey(config)).update('push demo password v1').digest('base64url').slice(0, 20);
   const userId = await db.transaction(async (m) => {
     await ensurePushCompany(m, { id: PUSH_DEMO.companyId, name: 'Demo Studio' });
     const id = await ensurePushUser(m, { id: PUSH_DEMO.userId, email: PUSH_DEMO.email, name: 'Demo Developer', passwordHash: await hashPassword(password) });

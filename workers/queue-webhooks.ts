@@ -4,7 +4,7 @@ import nodemailer from 'nodemailer';
 import { createWebhookActivities } from '../activities/webhooks/deliver';
 import { createPauseActivities } from '../activities/webhooks/pause';
 import { createSafeHttpAgent, createSafeHttpsAgent } from '../lib/webhooks/safe-agent';
-import { webhookSecretKey } from '../lib/webhooks/secret-box';
+import { masterKey } from '../lib/crypto/master-key';
 import { WEBHOOKS_QUEUE } from '../workflows/webhook-delivery/contract';
 import type { QueueEntry } from './queue-entry';
 import { createWebhookDispatcher } from './webhook-dispatcher';
@@ -22,7 +22,7 @@ export const webhooksQueue: QueueEntry = {
     };
     const mailer = { transport: config.smtpUrl ? nodemailer.createTransport(config.smtpUrl) : null, from: config.mailFrom };
     return {
-      ...createWebhookActivities({ db, secretKey: webhookSecretKey(config), agents }),
+      ...createWebhookActivities({ db, secretKey: masterKey(config), agents }),
       ...createPauseActivities({ db, mailer }),
     };
   },

@@ -2,15 +2,16 @@
 // webhook deliveries, one batch workflow per claim (whatever committed since the last
 // one). A NOTIFY from the events table (migration WebhookDispatch) wakes it the moment an
 // event commits; a slow poll covers a lost notification or connection.
-// Workflow starts are deduplicated by id (REJECT_DUPLICATE), so several dispatchers, a
-// restart between claim and start, or a reclaim never start a batch twice.
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
-import { WorkflowIdReusePolicy } from '@temporalio/common';
-import { claimEvents, markDispatched, type ClaimedBatch } from '../activities/webhooks/fan-out';
+// Workflow starts are deduplicated by id (startOnce), so several dispatchers, a restart
+// between claim and start, or a reclaim never start a batch twice.
+import type { Client } from '@temporalio/client';
 import type { Db } from '../db/db';
+import { markDispatched } from '../db/repositories/events';
+import { claimEvents, type ClaimedBatch } from '../domain/webhooks/claim-events';
 import type { Logger } from '../lib/logger';
+import { startOnce } from '../lib/temporal/start-once';
 import { createOutboxDispatcher, type Dispatcher } from './outbox-dispatcher';
-import { TICKETING_RETRY_SCHEDULE } from '../lib/webhooks/retry-schedules';
+import { TICKETING_RETRY_SCHEDULE } from '../domain/webhooks/retry-schedules';
 import {
   WEBHOOK_BATCH_WORKFLOW_TYPE,
   WEBHOOKS_QUEUE,
@@ -50,17 +51,12 @@ export function createWebhookDispatcher(opts: DispatcherOptions): Dispatcher {
 
   async function start(batch: ClaimedBatch): Promise<void> {
     const input: WebhookBatchInput = { batchId: batch.batchId, deliveryIds: batch.deliveryIds, schedule };
-    try {
-      await client.workflow.start(WEBHOOK_BATCH_WORKFLOW_TYPE, {
-        taskQueue,
-        workflowId: webhookBatchWorkflowId(batch.batchId),
-        args: [input],
-        workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-        memo: { events: batch.events, deliveries: batch.deliveryIds.length }, // for operators in the Web UI
-      });
-    } catch (err) {
-      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-    }
+    await startOnce(client, WEBHOOK_BATCH_WORKFLOW_TYPE, {
+      taskQueue,
+      workflowId: webhookBatchWorkflowId(batch.batchId),
+      args: [input],
+      memo: { events: batch.events, deliveries: batch.deliveryIds.length }, // for operators in the Web UI
+    });
   }
 
   return createOutboxDispatcher<ClaimedBatch>({

@@ -3,25 +3,31 @@ import type https from 'node:https';
 import type { Db } from '../../db/db';
 import { deliveryToAttempt, recordAttempt, settleDelivery } from '../../db/repositories/webhook-deliveries';
 import type { DeliveryResult, WebhookActivities } from '../../workflows/webhook-delivery/contract';
-import { classifyOutcome, RECEIVER_TIMEOUT_MS, type AttemptResult } from '../../workflows/webhook-delivery/retry-schedule.logic';
+import { classifyOutcome, RECEIVER_TIMEOUT_MS } from '../../domain/webhooks/retry.rules';
+import type { AttemptResult } from '../../domain/webhooks/types';
+import { withDomainFailures } from '../failures';
 import { postOnce } from './post';
 import { safeAgentFor } from '../../lib/webhooks/safe-agent';
-import { decryptSecret, SecretBoxError } from '../../lib/webhooks/secret-box';
+import { decryptSecret, SecretBoxError } from '../../lib/crypto/secret-box';
 import { deliveryHeaders } from '../../lib/webhooks/signing';
 
 export interface WebhookActivityDeps {
   db: Db;
-  /** the key that opens endpoint secrets (config) */
+  /** the master key (lib/crypto/master-key.ts), which opens endpoint secrets */
   secretKey: Buffer;
   /** SSRF-safe agents (lib/webhooks/safe-agent.ts) */
   agents: { http: http.Agent; https: https.Agent };
   receiverTimeoutMs?: number;
 }
 
-/** The delivery activities over their dependencies (design principle 3). */
+/**
+ * The delivery activities over their dependencies. The receiver's answer, an unreadable
+ * secret or a purged delivery are results, not errors: what throws is our side failing,
+ * retried by the workflow's policy.
+ */
 export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActivities {
   const timeoutMs = deps.receiverTimeoutMs ?? RECEIVER_TIMEOUT_MS;
-  return {
+  return withDomainFailures({
     async attemptDelivery({ deliveryId, attempt, scheduledAt, last }) {
       const d = await deliveryToAttempt(deps.db, deliveryId, attempt);
       if (!d) return 'skipped'; // purged from the log (a redelivery older than 7 days): nothing to send
@@ -72,7 +78,7 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
       });
       return outcome;
     },
-  };
+  });
 }
 
 function openSecret(key: Buffer, box: string, endpointId: string): string | null {

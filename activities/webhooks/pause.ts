@@ -5,6 +5,7 @@ import { agentEmails } from '../../db/repositories/agents';
 import { endpointsOfDeliveries, lastAttemptsOf } from '../../db/repositories/webhook-deliveries';
 import { lockActiveEndpoint, pauseEndpoint, type PausableEndpoint } from '../../db/repositories/webhook-endpoints';
 import type { WebhookExhaustedActivities } from '../../workflows/webhook-delivery/contract';
+import { withDomainFailures } from '../failures';
 import type { Mailer } from '../tickets/notify';
 
 export interface PauseActivityDeps {
@@ -17,7 +18,7 @@ export interface PauseActivityDeps {
 export const PAUSED_AFTER_FAILURES = 'delivery_failed';
 
 export function createPauseActivities(deps: PauseActivityDeps): WebhookExhaustedActivities {
-  return {
+  return withDomainFailures({
     async pauseExhaustedEndpoints({ deliveryIds }) {
       const paused: string[] = [];
       for (const endpointId of await endpointsOfDeliveries(deps.db, deliveryIds)) {
@@ -25,7 +26,7 @@ export function createPauseActivities(deps: PauseActivityDeps): WebhookExhausted
       }
       return paused;
     },
-  };
+  });
 }
 
 /**

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import type { AttemptResult } from '../../workflows/webhook-delivery/retry-schedule.logic';
+import type { AttemptResult } from '../../domain/webhooks/types';
 
 /**
  * One signed POST, through the given (SSRF-safe, keep-alive) agent, never following

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Context, Middleware, Next } from 'koa';
-import { decryptSecret, encryptSecret, webhookSecretKey } from '../../lib/webhooks/secret-box';
+import { masterKey } from '../../lib/crypto/master-key';
+import { decryptSecret, encryptSecret } from '../../lib/crypto/secret-box';
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
@@ -84,7 +85,7 @@ export function idempotency(deps: AppDeps, opts: IdempotencyOptions): Middleware
       }
       let body: unknown = prior.response ?? undefined;
       if (isSealed(body)) {
-        body = JSON.parse(decryptSecret(webhookSecretKey(deps.config), body.$sealed, aad(scope, key)));
+        body = JSON.parse(decryptSecret(masterKey(deps.config), body.$sealed, aad(scope, key)));
         ctx.set('Cache-Control', 'no-store');
       }
       ctx.status = prior.statusCode;
@@ -105,7 +106,7 @@ export function idempotency(deps: AppDeps, opts: IdempotencyOptions): Middleware
     if (ctx.status >= 200 && ctx.status < 300) {
       let stored: unknown = ctx.body;
       if (ctx.state.carriesSecret && stored !== undefined) {
-        stored = { $sealed: encryptSecret(webhookSecretKey(deps.config), JSON.stringify(stored), aad(scope, key)) } satisfies SealedResponse;
+        stored = { $sealed: encryptSecret(masterKey(deps.config), JSON.stringify(stored), aad(scope, key)) } satisfies SealedResponse;
       }
       await completeIdempotencyKey(deps.db, scope, key, { statusCode: ctx.status, body: stored });
     } else {

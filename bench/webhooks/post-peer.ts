@@ -9,11 +9,11 @@
 //   PEER_URL=http://127.0.0.1:3921/peer PEER_SECRET=whsec_… PEER_OUT=result.json \
 //     tsx bench/webhooks/post-peer.ts
 import { writeFileSync } from 'node:fs';
-import { envelope } from '../../lib/webhooks/envelope';
+import { envelope } from '../../domain/webhooks/envelope';
 import { postOnce } from '../../activities/webhooks/post';
 import { createSafeHttpAgent } from '../../lib/webhooks/safe-agent';
 import { deliveryHeaders } from '../../lib/webhooks/signing';
-import { classifyOutcome } from '../../workflows/webhook-delivery/retry-schedule.logic';
+import { classifyOutcome } from '../../domain/webhooks/retry.rules';
 import { percentile } from '../lib/load';
 
 export interface PostPeerResult {

@@ -1,5 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { decryptSecret, encryptSecret, webhookSecretKey } from '../../lib/webhooks/secret-box';
+import { masterKey } from '../../lib/crypto/master-key';
+import { decryptSecret, encryptSecret } from '../../lib/crypto/secret-box';
 import { loadConfig } from '../../lib/config';
 
 // The format as of this migration (api/ticketing/auth/signing-keys.ts reads it): the
@@ -20,7 +21,7 @@ export class SigningKeysEncrypted1732170000001 implements MigrationInterface {
       throw new Error(`${need} the secret-box key is not configured: set WEBHOOK_SECRET_KEY (scripts/ensure.sh writes one into .data/env) and migrate again`);
     }
     try {
-      return webhookSecretKey(config);
+      return masterKey(config);
     } catch (err) {
       throw new Error(`${need} WEBHOOK_SECRET_KEY is not usable: ${(err as Error).message}`);
     }

@@ -8,13 +8,19 @@ import { WorkflowIdReusePolicy } from '@temporalio/common';
 export interface StartOnceOptions extends Omit<WorkflowStartOptions, 'workflowIdReusePolicy'> {
   /** give up (DEADLINE_EXCEEDED) when Temporal has not accepted the start within this many ms */
   deadlineMs?: number;
+  /**
+   * For an id that names one run at a time rather than one run ever (a manual webhook
+   * delivery, sent again after its last run ended): a closed run's id may start again
+   * (ALLOW_DUPLICATE); a running one still counts as already started.
+   */
+  reuseClosedId?: boolean;
 }
 
 /** Starts `workflowType` under `options.workflowId`; true if this call started it, false if it already existed. */
 export async function startOnce(client: Client, workflowType: string, options: StartOnceOptions): Promise<boolean> {
-  const { deadlineMs, ...startOptions } = options;
-  const start = () =>
-    client.workflow.start(workflowType, { ...startOptions, workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE } as WorkflowStartOptions);
+  const { deadlineMs, reuseClosedId, ...startOptions } = options;
+  const workflowIdReusePolicy = reuseClosedId ? WorkflowIdReusePolicy.ALLOW_DUPLICATE : WorkflowIdReusePolicy.REJECT_DUPLICATE;
+  const start = () => client.workflow.start(workflowType, { ...startOptions, workflowIdReusePolicy } as WorkflowStartOptions);
   try {
     await (deadlineMs === undefined ? start() : client.withDeadline(Date.now() + deadlineMs, start));
     return true;

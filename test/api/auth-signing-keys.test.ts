@@ -4,7 +4,7 @@
 // a rotation must not change the keys the other tests sign with.
 import assert from 'node:assert/strict';
 import { decodeProtectedHeader, exportJWK, generateKeyPair } from 'jose';
-import { webhookSecretKey } from '../../lib/webhooks/secret-box';
+import { masterKey } from '../../lib/crypto/master-key';
 import { openPrivateJwk, retiredKeyGraceMs, rotateSigningKey } from '../../api/ticketing/auth/signing-keys';
 import { SigningKeysEncrypted1732170000001 } from '../../db/migrations/1732170000001-SigningKeysEncrypted';
 import { connectDb, type Db } from '../../db/db';
@@ -14,7 +14,7 @@ import { accessToken } from '../support/auth-factories';
 import { createApiKey, createOrganization, type Key, type Org } from '../support/factories';
 import { throwawayDatabase, type ThrowawayDb } from '../support/throwaway-db';
 
-const boxKey = () => webhookSecretKey(loadConfig());
+const boxKey = () => masterKey(loadConfig());
 const kidOf = (token: string) => decodeProtectedHeader(token).kid!;
 
 describe('token signing keys at rest and their rotation', () => {

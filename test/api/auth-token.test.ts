@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, importJWK, jwtVerify, SignJWT } from 'jose';
 import { authCacheStats } from '../../api/ticketing/auth';
 import { openPrivateJwk } from '../../api/ticketing/auth/signing-keys';
-import { webhookSecretKey } from '../../lib/webhooks/secret-box';
+import { masterKey } from '../../lib/crypto/master-key';
 import { startApi, type TestApi } from '../support/api';
 import { createApiKey, createOrganization } from '../support/factories';
 import { accessToken, createAuthTenant, errorCode, requestToken, revokeKeyDaysAgo } from '../support/auth-factories';
@@ -135,7 +135,7 @@ describe('POST /v1/auth/token and bearer authentication', () => {
     // a token signed with our own key but already expired
     const { kid } = decodeProtectedHeader(token);
     const { rows } = await api.deps.db.query('SELECT kid, private_key_box FROM signing_keys WHERE kid = $1', [kid]);
-    const priv = await importJWK({ ...openPrivateJwk(webhookSecretKey(api.deps.config), kid!, rows[0].private_key_box), alg: 'RS256' }, 'RS256');
+    const priv = await importJWK({ ...openPrivateJwk(masterKey(api.deps.config), kid!, rows[0].private_key_box), alg: 'RS256' }, 'RS256');
     const now = Math.floor(Date.now() / 1000);
     const expired = await new SignJWT({ org: t.org.id })
       .setProtectedHeader({ alg: 'RS256', kid: rows[0].kid })

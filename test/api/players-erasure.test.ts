@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { assertError, startTenantApi, type Tenant, type TestApi } from '../support/api';
 import { createApiKey, createTenant } from '../support/factories';
 import { insertEvent, insertMessage, insertTicket, uniquePlayerId as pid } from '../support/player-helpers';
-import { envelope } from '../../lib/webhooks/envelope';
+import { envelope } from '../../domain/webhooks/envelope';
 import { newId } from '../../lib/ids';
 import { insertEndpoint } from '../support/webhook-receiver';
 

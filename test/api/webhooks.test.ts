@@ -1,6 +1,7 @@
 // /v1/webhooks over HTTP: register, list, get, patch, delete; validation and limits (access: webhooks-access.test.ts).
 import assert from 'node:assert/strict';
-import { decryptSecret, webhookSecretKey } from '../../lib/webhooks/secret-box';
+import { masterKey } from '../../lib/crypto/master-key';
+import { decryptSecret } from '../../lib/crypto/secret-box';
 import { isEndpointSecret } from '../../lib/webhooks/signing';
 import { assertError, startApi, startTenantApi, type Tenant, type TestApi } from '../support/api';
 import { createApiKey, createOrganization, createWorkspace } from '../support/factories';
@@ -37,7 +38,7 @@ describe('POST /v1/webhooks', () => {
     assert.ok(!JSON.stringify(row).includes(e.secret), 'the plaintext secret is nowhere in the row');
     assert.ok(!JSON.stringify(row).includes(e.secret.slice('whsec_'.length)));
     assert.match(row.secret_box, /^v1:/);
-    const key = webhookSecretKey(api.deps.config);
+    const key = masterKey(api.deps.config);
     assert.equal(decryptSecret(key, row.secret_box, e.id), e.secret, 'opens with the endpoint id as context');
     assert.throws(() => decryptSecret(key, row.secret_box, 'wh_other'), /failed authentication/);
   });

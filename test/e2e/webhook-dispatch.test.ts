@@ -2,7 +2,7 @@
 // scripts/test.sh runs: an event claimed by a dispatcher that died before starting its
 // workflow, and an event dispatched a second time after it was delivered.
 import assert from 'node:assert/strict';
-import { envelope } from '../../lib/webhooks/envelope';
+import { envelope } from '../../domain/webhooks/envelope';
 import { connectDb, type Db } from '../../db/db';
 import { loadConfig } from '../../lib/config';
 import { newId } from '../../lib/ids';

@@ -2,7 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import type { Db } from '../../db/db';
-import { encryptSecret, webhookSecretKey } from '../../lib/webhooks/secret-box';
+import { masterKey } from '../../lib/crypto/master-key';
+import { encryptSecret } from '../../lib/crypto/secret-box';
 import { newEndpointSecret, verifyServiceSignature } from '../../lib/webhooks/signing';
 import { loadConfig } from '../../lib/config';
 import { newId } from '../../lib/ids';
@@ -74,7 +75,7 @@ export async function insertEndpoint(db: Db, o: { workspaceId: string; url: stri
   const secret = newEndpointSecret();
   await db.query(
     `INSERT INTO webhook_endpoints (id, workspace_id, url, events, active, secret_box) VALUES ($1, $2, $3, $4, $5, $6)`,
-    [id, o.workspaceId, o.url, o.events, o.active ?? true, encryptSecret(webhookSecretKey(loadConfig()), secret, id)],
+    [id, o.workspaceId, o.url, o.events, o.active ?? true, encryptSecret(masterKey(loadConfig()), secret, id)],
   );
   return { id, secret };
 }

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Db } from '../../db/db';
-import { encryptSecret } from '../../lib/webhooks/secret-box';
+import { encryptSecret } from '../../lib/crypto/secret-box';
 import { newEndpointSecret } from '../../lib/webhooks/signing';
 import { newId } from '../../lib/ids';
 

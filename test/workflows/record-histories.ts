@@ -41,10 +41,11 @@ import { randomBytes } from 'node:crypto';
 import { Worker } from '@temporalio/worker';
 import { createWebhookActivities } from '../../activities/webhooks/deliver';
 import { createPauseActivities } from '../../activities/webhooks/pause';
-import { PLATFORM_RETRY_SCHEDULE, TICKETING_RETRY_SCHEDULE } from '../../lib/webhooks/retry-schedules';
+import { PLATFORM_RETRY_SCHEDULE, TICKETING_RETRY_SCHEDULE } from '../../domain/webhooks/retry-schedules';
 import { createSafeHttpAgent, createSafeHttpsAgent } from '../../lib/webhooks/safe-agent';
 import { webhookBatchWorkflowId, webhookDeliveryWorkflowId, type RetrySchedule } from '../../workflows/webhook-delivery/contract';
-import { webhookBatchWorkflow, webhookDeliveryWorkflow } from '../../workflows/webhook-delivery/delivery.workflow';
+import { webhookBatchWorkflow } from '../../workflows/webhook-delivery/webhook-batch.workflow';
+import { webhookDeliveryWorkflow } from '../../workflows/webhook-delivery/webhook-delivery.workflow';
 import { createDelivery, startReceiver } from '../support/webhooks';
 
 type Env = Awaited<ReturnType<typeof timeSkippingEnv>>;

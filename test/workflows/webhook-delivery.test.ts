@@ -11,8 +11,9 @@ import { standardWebhooksKey, verifyServiceSignature } from '../../lib/webhooks/
 import { connectDb, type Db } from '../../db/db';
 import { loadConfig } from '../../lib/config';
 import { webhookDeliveryWorkflowId, webhookBatchWorkflowId } from '../../workflows/webhook-delivery/contract';
-import { webhookDeliveryWorkflow, webhookBatchWorkflow } from '../../workflows/webhook-delivery/delivery.workflow';
-import { TICKETING_RETRY_SCHEDULE } from '../../lib/webhooks/retry-schedules';
+import { webhookBatchWorkflow } from '../../workflows/webhook-delivery/webhook-batch.workflow';
+import { webhookDeliveryWorkflow } from '../../workflows/webhook-delivery/webhook-delivery.workflow';
+import { TICKETING_RETRY_SCHEDULE } from '../../domain/webhooks/retry-schedules';
 import type { Resolver } from '../../lib/webhooks/url-policy';
 import { createTenant } from '../support/factories';
 import { workflowBundle, timeSkippingEnv } from '../support/temporal';

@@ -11,10 +11,11 @@ import { createPauseActivities, PAUSED_AFTER_FAILURES } from '../../activities/w
 import { connectDb, type Db } from '../../db/db';
 import { loadConfig } from '../../lib/config';
 import { newId } from '../../lib/ids';
-import { PLATFORM_RETRY_SCHEDULE } from '../../lib/webhooks/retry-schedules';
+import { PLATFORM_RETRY_SCHEDULE } from '../../domain/webhooks/retry-schedules';
 import { createSafeHttpAgent, createSafeHttpsAgent } from '../../lib/webhooks/safe-agent';
 import { webhookBatchWorkflowId, webhookDeliveryWorkflowId } from '../../workflows/webhook-delivery/contract';
-import { webhookBatchWorkflow, webhookDeliveryWorkflow } from '../../workflows/webhook-delivery/delivery.workflow';
+import { webhookBatchWorkflow } from '../../workflows/webhook-delivery/webhook-batch.workflow';
+import { webhookDeliveryWorkflow } from '../../workflows/webhook-delivery/webhook-delivery.workflow';
 import { createAgent, createTenant } from '../support/factories';
 import { mailSoFar } from '../support/mail';
 import { timeSkippingEnv, workflowBundle } from '../support/temporal';

@@ -1,15 +1,7 @@
 import assert from 'node:assert/strict';
-import { ONE_ATTEMPT, PLATFORM_RETRY_SCHEDULE, TICKETING_RETRY_SCHEDULE } from '../../lib/webhooks/retry-schedules';
-import {
-  attemptTimes,
-  checkSchedule,
-  classifyOutcome,
-  delayBeforeAttempt,
-  isSuccess,
-  nextStep,
-  RECEIVER_TIMEOUT_MS,
-  SCHEDULE_BEFORE_INPUTS,
-} from '../../workflows/webhook-delivery/retry-schedule.logic';
+import { ONE_ATTEMPT, PLATFORM_RETRY_SCHEDULE, TICKETING_RETRY_SCHEDULE } from '../../domain/webhooks/retry-schedules';
+import { attemptTimes, checkSchedule, classifyOutcome, isSuccess, RECEIVER_TIMEOUT_MS } from '../../domain/webhooks/retry.rules';
+import { SCHEDULE_BEFORE_INPUTS, tallyOf } from '../../workflows/webhook-delivery/delivery.logic';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -31,11 +23,6 @@ test("each spec's schedule, as data: 5 attempts each, 30 s time-out; only the pl
 test('checkSchedule: 1 to 10 attempts, the first at once, whole non-negative waits', () => {
   for (const ok of [[0], TICKETING, PLATFORM, [0, 0, 1]]) assert.doesNotThrow(() => checkSchedule(ok));
   for (const bad of [[], [1000], [0, -1], [0, 1.5], [0, NaN], Array(11).fill(0)]) assert.throws(() => checkSchedule(bad), RangeError, JSON.stringify(bad));
-});
-
-test('delayBeforeAttempt: attempt 1 immediately, then 5 min, 30 min, 2 h, 8 h', () => {
-  assert.deepEqual([1, 2, 3, 4, 5].map((n) => delayBeforeAttempt(n, TICKETING)), [0, 5 * MIN, 30 * MIN, 2 * HOUR, 8 * HOUR]);
-  for (const bad of [0, 6, -1, 1.5, NaN]) assert.throws(() => delayBeforeAttempt(bad, TICKETING), RangeError);
 });
 
 test('attemptTimes: the five exact times from the first attempt', () => {
@@ -76,31 +63,18 @@ test('classifyOutcome: non-2xx, time-out and unreachable are failures', () => {
   assert.deepEqual(classifyOutcome({}), { ok: false, reason: 'unreachable', detail: 'no answer' });
 });
 
-test('nextStep: retry with the next delay until attempt 5, then give up', () => {
-  const failed = classifyOutcome({ status: 500 });
-  assert.deepEqual(nextStep(1, failed, TICKETING), { action: 'retry', attempt: 2, delayMs: 5 * MIN });
-  assert.deepEqual(nextStep(2, failed, TICKETING), { action: 'retry', attempt: 3, delayMs: 30 * MIN });
-  assert.deepEqual(nextStep(3, failed, TICKETING), { action: 'retry', attempt: 4, delayMs: 2 * HOUR });
-  assert.deepEqual(nextStep(4, failed, TICKETING), { action: 'retry', attempt: 5, delayMs: 8 * HOUR });
-  assert.deepEqual(nextStep(5, failed, TICKETING), { action: 'give_up' });
-  assert.deepEqual(nextStep(3, classifyOutcome({ status: 200 }), TICKETING), { action: 'done' });
-  assert.throws(() => nextStep(6, failed, TICKETING), RangeError);
+test('tallyOf: one more for each outcome, on top of the tally so far', () => {
+  assert.deepEqual(tallyOf([]), { succeeded: 0, failed: 0, skipped: 0 });
+  assert.deepEqual(tallyOf(['succeeded', 'failed', 'skipped', 'succeeded']), { succeeded: 2, failed: 1, skipped: 1 });
+  const before = { succeeded: 3, failed: 1, skipped: 0 };
+  assert.deepEqual(tallyOf(['skipped'], before), { succeeded: 3, failed: 1, skipped: 1 });
+  assert.deepEqual(before, { succeeded: 3, failed: 1, skipped: 0 }, 'the tally passed in is not changed');
 });
 
-test('walking nextStep from attempt 1 reproduces attemptTimes', () => {
-  const failed = classifyOutcome({ timedOut: true });
-  const times = [1_000];
-  let step = nextStep(1, failed, TICKETING);
-  while (step.action === 'retry') {
-    times.push(times[times.length - 1] + step.delayMs);
-    step = nextStep(step.attempt, failed, TICKETING);
-  }
-  assert.equal(times.length, TICKETING.length);
-  assert.deepEqual(times, attemptTimes(1_000, TICKETING));
-});
-
-test('the logic module is workflow-safe: no Node or non-local imports', async () => {
+test('the rules and logic modules are workflow-safe: type imports only', async () => {
   const { readFile } = await import('node:fs/promises');
-  const src = await readFile(require.resolve('../../workflows/webhook-delivery/retry-schedule.logic'), 'utf8');
-  assert.deepEqual(src.match(/^import .*$/gm) ?? [], []);
+  for (const file of ['../../domain/webhooks/retry.rules', '../../workflows/webhook-delivery/delivery.logic']) {
+    const src = await readFile(require.resolve(file), 'utf8');
+    for (const line of src.match(/^import .*$/gm) ?? []) assert.match(line, /^import type .* from '(\.\/types|\.\.\/\.\.\/domain\/webhooks\/types|\.\/contract)';$/, file);
+  }
 });

@@ -20,5 +20,3 @@ export interface MaintenanceActivities {
   /** Deletes idempotency keys (with their stored responses) created more than `olderThanDays` ago. */
   purgeIdempotencyKeys(req: PurgeRequest): Promise<{ deleted: number }>;
 }
-
-export type PurgeRevokedKeysRequest = PurgeRequest;

@@ -33,6 +33,3 @@ export interface PurgeResult {
   deleted: number;
   batches: number;
 }
-
-export type PurgeRevokedKeysInput = PurgeInput;
-export type PurgeRevokedKeysResult = PurgeResult;

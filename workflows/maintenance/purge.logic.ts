@@ -16,8 +16,6 @@ export const DEFAULT_PURGE_BATCH = 1000;
 /** Upper bound on batches per run; what is left is purged by tomorrow's run. */
 export const MAX_PURGE_BATCHES = 500;
 
-const DAY_MS = 24 * 3600 * 1000;
-
 export interface PurgePlan {
   olderThanDays: number;
   batchSize: number;
@@ -34,11 +32,6 @@ export function purgePlan(input: PurgeInput = {}, defaultDays = REVOKED_KEY_RETE
     throw new RangeError(`batchSize must be an integer from 1 to 10000, got ${batchSize}`);
   }
   return { olderThanDays, batchSize };
-}
-
-/** Whether a key revoked at `revokedAt` is past retention at `now` (the SQL applies the same rule). */
-export function isPurgeable(revokedAt: Date | null, now: Date, olderThanDays: number): boolean {
-  return revokedAt !== null && revokedAt.getTime() < now.getTime() - olderThanDays * DAY_MS;
 }
 
 /** A full batch means there may be more; a short one means the backlog is done. */

@@ -1,4 +1,9 @@
 // What callers know about webhook deliveries: workflow ids, inputs, queue and activity types.
+// The records they share with the rest of webhook code live in domain/webhooks/types.ts.
+import type { DeliveryResult, RetrySchedule } from '../../domain/webhooks/types';
+
+export type { DeliveryResult, RetrySchedule };
+
 export const WEBHOOKS_QUEUE = 'webhooks';
 export const WEBHOOK_BATCH_WORKFLOW_TYPE = 'webhookBatchWorkflow';
 export const WEBHOOK_DELIVERY_WORKFLOW_TYPE = 'webhookDeliveryWorkflow';
@@ -11,23 +16,6 @@ export const WEBHOOK_DELIVERY_WORKFLOW_TYPE = 'webhookDeliveryWorkflow';
 export const webhookBatchWorkflowId = (batchId: string) => `webhook-batch/${batchId}`;
 /** One workflow per manual delivery (redelivery, test send) of one `evt_…` delivery. */
 export const webhookDeliveryWorkflowId = (deliveryId: string) => `webhook-delivery/${deliveryId}`;
-
-/**
- * A delivery schedule, as data: each API passes its own (lib/webhooks/retry-schedules.ts).
- * It travels in the workflow input, so a change of schedule reaches new deliveries only.
- */
-export interface RetrySchedule {
-  /**
-   * The wait before each attempt, in ms, counted from the planned start of the previous
-   * one; the first is 0 (at once). Its length is the number of attempts (1 to 10).
-   */
-  delaysMs: number[];
-  /**
-   * What follows the last failed attempt: nothing (the delivery is permanently failed), or
-   * 'pause-endpoint': the endpoint is paused and its workspace is told by email.
-   */
-  onExhausted?: 'pause-endpoint';
-}
 
 export interface WebhookBatchInput {
   batchId: string;
@@ -70,8 +58,6 @@ export interface WebhookDeliveryInput {
   /** absent only in deliveries started before the schedule was an input: the ticketing schedule */
   schedule?: RetrySchedule;
 }
-
-export type DeliveryResult = 'succeeded' | 'failed' | 'skipped';
 
 export interface WebhookActivities {
   /**

@@ -2,7 +2,7 @@ import { perDeps, type AppDeps } from '../../deps';
 import { singleFlight } from '../../../lib/single-flight';
 import { errors } from '../../errors';
 import { hashApiKey, keyKindOf } from '../../../lib/api-keys';
-import { webhookSecretKey } from '../../../lib/webhooks/secret-box';
+import { masterKey } from '../../../lib/crypto/master-key';
 import type { AuthContext } from '../access';
 import { apiKeysRepository, type ApiKeysRepository, type KeyRow } from '../../../db/repositories/api-keys';
 import { signingKeys, type SigningKeys } from './signing-keys';
@@ -45,7 +45,7 @@ export const authServices = perDeps(createAuthServices);
 function createAuthServices(deps: AppDeps): AuthServices {
   const repo = apiKeysRepository(deps.db);
   // the secret-box key opens the stored private signing keys (never kept in the database)
-  const signing = signingKeys(deps.db, deps.config.jwtPrivateKeyPem, deps.logger, () => webhookSecretKey(deps.config));
+  const signing = signingKeys(deps.db, deps.config.jwtPrivateKeyPem, deps.logger, () => masterKey(deps.config));
   const { tokens, keys } = newAuthCaches<TokenClaims, KeyRow | null>();
   const shared = singleFlight<KeyRow | null>();
   const touchedAt = new Map<string, number>();

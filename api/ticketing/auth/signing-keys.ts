@@ -3,7 +3,7 @@ import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK
 import type { Executor } from '../../../db/db';
 import { deleteSigningKeys, insertSigningKeyIfAbsent, listSigningKeys } from '../../../db/repositories/signing-keys';
 import type { Logger } from '../../../lib/logger';
-import { decryptSecret, encryptSecret } from '../../../lib/webhooks/secret-box';
+import { decryptSecret, encryptSecret } from '../../../lib/crypto/secret-box';
 import { errors } from '../../errors';
 import { TOKEN_TTL_SECONDS } from './tokens';
 

@@ -1,10 +1,11 @@
 // The API's way to send a delivery by hand: redelivery and the test-event sender both
-// start the one-delivery workflow (design principle 1: the workflow owns the attempts).
-// Only the contract is imported, never the workflow implementation.
-import { WorkflowExecutionAlreadyStartedError, type WorkflowHandle } from '@temporalio/client';
-import { envelope } from '../../../lib/webhooks/envelope';
+// start the one-delivery workflow, which owns the attempts. Only the contract is
+// imported, never the workflow implementation.
+import type { WorkflowHandle } from '@temporalio/client';
+import { envelope } from '../../../domain/webhooks/envelope';
 import { newId } from '../../../lib/ids';
-import { ONE_ATTEMPT, TICKETING_RETRY_SCHEDULE } from '../../../lib/webhooks/retry-schedules';
+import { startOnce } from '../../../lib/temporal/start-once';
+import { ONE_ATTEMPT, TICKETING_RETRY_SCHEDULE } from '../../../domain/webhooks/retry-schedules';
 import {
   WEBHOOK_DELIVERY_WORKFLOW_TYPE,
   WEBHOOKS_QUEUE,
@@ -25,21 +26,22 @@ export const TEST_SEND_WAIT_MS = 35_000;
 type Started = { ok: true; handle: WorkflowHandle } | { ok: false; reason: 'running' | 'unavailable' };
 
 async function startDelivery(deps: AppDeps, input: WebhookDeliveryInput): Promise<Started> {
+  const workflowId = webhookDeliveryWorkflowId(input.deliveryId);
+  let started: boolean;
   try {
-    const handle = await deps.temporal.workflow.start(WEBHOOK_DELIVERY_WORKFLOW_TYPE, {
-      workflowId: webhookDeliveryWorkflowId(input.deliveryId),
+    started = await startOnce(deps.temporal, WEBHOOK_DELIVERY_WORKFLOW_TYPE, {
+      workflowId,
       taskQueue: WEBHOOKS_QUEUE,
       args: [input],
       // The id is per delivery: an earlier redelivery or test send of it has finished.
-      workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+      reuseClosedId: true,
     });
-    return { ok: true, handle };
   } catch (err) {
-    // The previous run set the row's final status and is just returning: not an outage.
-    if (err instanceof WorkflowExecutionAlreadyStartedError) return { ok: false, reason: 'running' };
     deps.logger.warn({ err, deliveryId: input.deliveryId }, 'webhook delivery workflow could not start');
     return { ok: false, reason: 'unavailable' };
   }
+  // Not started: the previous run set the row's final status and is just returning, not an outage.
+  return started ? { ok: true, handle: deps.temporal.workflow.getHandle(workflowId) } : { ok: false, reason: 'running' };
 }
 
 const inProgress = (id: string) =>

@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { webhookSecretKey, encryptSecret } from '../../../lib/webhooks/secret-box';
+import { masterKey } from '../../../lib/crypto/master-key';
+import { encryptSecret } from '../../../lib/crypto/secret-box';
 import { newEndpointSecret } from '../../../lib/webhooks/signing';
 import { checkWebhookUrl } from '../../../lib/webhooks/url-policy';
 import { newId } from '../../../lib/ids';
@@ -80,7 +81,7 @@ export function webhooksRouter(deps: AppDeps): Router {
         description: body.description,
         active: body.active,
         // bound to the id: a ciphertext copied to another endpoint does not decrypt
-        secretBox: encryptSecret(webhookSecretKey(deps.config), secret, id),
+        secretBox: encryptSecret(masterKey(deps.config), secret, id),
       },
       MAX_ENDPOINTS_PER_WORKSPACE,
     );

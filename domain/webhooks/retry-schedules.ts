@@ -1,7 +1,7 @@
 // Each API's webhook retry schedule, as data. The caller that starts a delivery workflow
 // (the outbox dispatcher, a redelivery) passes its API's schedule in the input; the
 // workflow holds no schedule of its own. Readings of the specs: docs/webhooks.md.
-import type { RetrySchedule } from '../../workflows/webhook-delivery/contract';
+import type { RetrySchedule } from './types';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

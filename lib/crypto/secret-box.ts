@@ -1,10 +1,12 @@
-// Endpoint signing secrets at rest (design principle 6). They cannot be hashed: every
-// delivery needs the secret itself to sign. AES-256-GCM with a random 96-bit IV per
-// value; the tag makes tampering and a wrong key fail loudly instead of yielding junk.
+// The secret box: values that must be read back (so they cannot be hashed) sealed at rest
+// under the master key (lib/crypto/master-key.ts): endpoint signing secrets (every delivery
+// signs with the secret itself), the token signing keys' private halves, push credentials
+// and stored idempotent responses that carry a secret. AES-256-GCM with a random 96-bit IV
+// per value; the tag makes tampering and a wrong key fail loudly instead of yielding junk.
 //
 // Format: `v1:<iv>:<tag>:<ciphertext>`, each part base64url. The version prefix lets a
 // later key or algorithm change decrypt old rows while writing new ones.
-import { createCipheriv, createDecipheriv, randomBytes, scryptSync } from 'node:crypto';
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
 const VERSION = 'v1';
 const IV_BYTES = 12;
@@ -18,14 +20,15 @@ export class SecretBoxError extends Error {
   }
 }
 
-function checkKey(key: Buffer): void {
+/** Throws a SecretBoxError unless `key` is a usable box key (32 bytes). */
+export function checkKey(key: Buffer): void {
   if (!Buffer.isBuffer(key) || key.length !== SECRET_BOX_KEY_BYTES) {
     throw new SecretBoxError(`secret-box key must be ${SECRET_BOX_KEY_BYTES} bytes`);
   }
 }
 
 /**
- * `context` (e.g. the endpoint id) is bound as additional authenticated data: a ciphertext
+ * Seals `plaintext` under `key`. `context` (e.g. the endpoint id) is bound as additional authenticated data: a ciphertext
  * copied onto another row then fails to decrypt instead of signing for the wrong endpoint.
  */
 export function encryptSecret(key: Buffer, plaintext: string, context = ''): string {
@@ -53,35 +56,4 @@ export function decryptSecret(key: Buffer, box: string, context = ''): string {
     // Do not pass on OpenSSL's message; the cause is a wrong key, context or altered value.
     throw new SecretBoxError('secret-box value failed authentication (wrong key or tampered)');
   }
-}
-
-/**
- * The key from a configuration value: `base64:<32 bytes>` is used as is; anything else is a
- * passphrase stretched with scrypt. The salt is fixed per purpose (not per value) so the
- * same passphrase gives the same key on every process; the passphrase must carry the entropy.
- */
-export function secretBoxKeyFromConfig(value: string, salt = 'game-support/webhook-secrets/v1'): Buffer {
-  if (value.startsWith('base64:')) {
-    const key = Buffer.from(value.slice('base64:'.length), 'base64');
-    checkKey(key);
-    return key;
-  }
-  if (value.length < 16) throw new SecretBoxError('secret-box passphrase must be at least 16 characters');
-  return scryptSync(value, salt, SECRET_BOX_KEY_BYTES, { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
-}
-
-const derived = new Map<string, Buffer>();
-
-/**
- * The key for webhook signing secrets from configuration (WEBHOOK_SECRET_KEY), derived
- * once per process: the scrypt stretch of a passphrase costs ~100 ms.
- */
-export function webhookSecretKey(config: { webhookSecretKey?: string }): Buffer {
-  const value = config.webhookSecretKey;
-  if (!value) {
-    throw new SecretBoxError('WEBHOOK_SECRET_KEY is not set (scripts/ensure.sh writes one into .data/env; production sets its own)');
-  }
-  let key = derived.get(value);
-  if (!key) derived.set(value, (key = secretBoxKeyFromConfig(value)));
-  return key;
 }

@@ -3,18 +3,11 @@
 // workflow starts, so the set a batch workflow is started with is fixed and a restart
 // re-starts the same set (docs/webhooks.md, "From event to delivery").
 import type { Db, Executor } from '../../db/db';
-import {
-  assignBatch,
-  lockUndispatchedEvents,
-  markClaimed,
-  markDispatched as markBatchesDispatched,
-  undispatchedBatches,
-  type OutboxEvent,
-} from '../../db/repositories/events';
+import { assignBatch, lockUndispatchedEvents, markClaimed, markDispatched, undispatchedBatches, type OutboxEvent } from '../../db/repositories/events';
 import { insertDeliveries, type NewDelivery } from '../../db/repositories/webhook-deliveries';
 import { liveEndpointsOf } from '../../db/repositories/webhook-endpoints';
 import { newId } from '../../lib/ids';
-import { envelope } from '../../lib/webhooks/envelope';
+import { envelope } from './envelope';
 
 export interface ClaimedBatch {
   batchId: string;
@@ -22,8 +15,6 @@ export interface ClaimedBatch {
   deliveryIds: string[];
   events: number;
 }
-
-type EventRow = OutboxEvent;
 
 /**
  * Claims up to `limit` undispatched events, oldest first (SKIP LOCKED: dispatchers on
@@ -34,7 +25,8 @@ type EventRow = OutboxEvent;
  * - events claimed more than `reclaimAfterMs` ago but never dispatched (the dispatcher
  *   died after claiming) keep their batch and rows: the batch is started again whole,
  *   with the same delivery ids, whichever of its events this claim happened to lock.
- * Batches with nothing to send are marked dispatched here and not returned.
+ * Batches with nothing to send are marked dispatched here and not returned; the caller
+ * marks the others dispatched once their workflows are started (markDispatched).
  */
 export async function claimEvents(db: Db, opts: { limit: number; reclaimAfterMs: number }): Promise<ClaimedBatch[]> {
   return db.tx(async (q) => {
@@ -57,7 +49,7 @@ export async function claimEvents(db: Db, opts: { limit: number; reclaimAfterMs:
   });
 }
 
-async function createDeliveries(q: Executor, events: EventRow[]): Promise<void> {
+async function createDeliveries(q: Executor, events: OutboxEvent[]): Promise<void> {
   const endpoints = await liveEndpointsOf(q, [...new Set(events.map((e) => e.workspace_id))]);
   const rows: NewDelivery[] = [];
   for (const e of events) {
@@ -76,9 +68,4 @@ async function createDeliveries(q: Executor, events: EventRow[]): Promise<void> 
     }
   }
   await insertDeliveries(q, rows);
-}
-
-/** The batches whose workflows are started (or had nothing to send): done with their events. */
-export async function markDispatched(db: Executor, batchIds: string[]): Promise<void> {
-  await markBatchesDispatched(db, batchIds);
 }
