@@ -1,6 +1,6 @@
-// "No ticket without a workflow, and no workflow without a ticket" (issue 18, items 2, 4
-// and 5), proven with real failures: Temporal unreachable, PostgreSQL unreachable, and
-// PostgreSQL refusing the insert. The create path: row + outbox entry in one transaction
+// No ticket without a workflow, and no workflow without a ticket, proven with real
+// failures: Temporal unreachable, PostgreSQL unreachable, and PostgreSQL refusing the
+// insert. The create path: row + workflow-start outbox entry in one transaction
 // (docs/tickets.md); the ticketing worker's start dispatcher starts the workflow.
 import assert from 'node:assert/strict';
 import { Client, Connection } from '@temporalio/client';
@@ -8,7 +8,8 @@ import { createApp } from '../../api/app';
 import { startApi, type TestApi } from '../support/api';
 import { startTcpProxy, viaProxy, type TcpProxy } from '../support/tcp-switch';
 import { assertError, eventually, tenantWithPlayer, type Tenant } from '../support/tickets';
-import { ticketWorkflowId } from '../../workflows/ticket/contract';
+import { findWorkflowStart } from '../../db/repositories/workflow-starts';
+import { TICKET_WORKFLOW_TYPE, TICKETING_QUEUE, ticketWorkflowId } from '../../workflows/ticket/contract';
 
 let api: TestApi;
 let t: Tenant;
@@ -48,13 +49,21 @@ test('Temporal unreachable: the create is accepted (201, row stored), its workfl
   const ticket: any = await res.json();
   assert.equal(res.status, 201, JSON.stringify(ticket));
   assert.equal(await countTickets('temporal-down'), 1);
+  // the entry the create committed with the row, unless the dispatcher already took it
+  const entry = await findWorkflowStart(api.deps.db, ticketWorkflowId(ticket.id));
+  if (entry) {
+    assert.equal(entry.workflowType, TICKET_WORKFLOW_TYPE);
+    assert.equal(entry.taskQueue, TICKETING_QUEUE);
+    assert.equal((entry.args[0] as { ticketId: string; stored: boolean }).ticketId, ticket.id);
+    assert.equal((entry.args[0] as { stored: boolean }).stored, true);
+  }
   const got = await api.request('GET', `/v1/tickets/${ticket.id}`, { token: t.token });
   assert.equal(got.status, 200);
   assert.equal(got.body.status, 'open');
   // the dispatcher of the suite's ticketing worker starts it, and triage fills the row
   await eventually(async () => (await api.deps.temporal.workflow.getHandle(ticketWorkflowId(ticket.id)).describe().catch(() => null))?.status.name === 'RUNNING');
   await eventually(async () => (await api.request('GET', `/v1/tickets/${ticket.id}`, { token: t.token })).body.aiTriaged === true);
-  await eventually(async () => (await api.deps.db.query('SELECT 1 FROM ticket_workflow_starts WHERE ticket_id = $1', [ticket.id])).rows.length === 0);
+  await eventually(async () => (await findWorkflowStart(api.deps.db, ticketWorkflowId(ticket.id))) === null);
 });
 
 describe('PostgreSQL unreachable', () => {
@@ -100,7 +109,7 @@ test('Postgres refuses the insert (a bug, 500): nothing stored, no outbox entry,
     });
     assertError(res, 500, 'internal_error');
     assert.equal(await countTickets(marker), 0);
-    const pending = await api.deps.db.query(`SELECT count(*)::int AS n FROM ticket_workflow_starts WHERE input->>'title' = $1`, [marker]);
+    const pending = await api.deps.db.query(`SELECT count(*)::int AS n FROM workflow_starts WHERE args->0->>'title' = $1`, [marker]);
     assert.equal(pending.rows[0].n, 0);
   } finally {
     await api.deps.db.query(`ALTER TABLE tickets DROP CONSTRAINT refuse_${marker.replace(/-/g, '_')}`);
