@@ -18,7 +18,7 @@ describe('worker registry', () => {
   });
 
   it('the queues whose workflows start from the workflow-start outbox run its dispatcher', () => {
-    assert.deepEqual(entries.filter((e) => e.startsFromOutbox).map((e) => e.name), ['ticketing']);
+    assert.deepEqual(entries.filter((e) => e.startsFromOutbox).map((e) => e.name), ['ticketing', 'push']);
   });
 
   it("each queue's workflows module exports exactly its workflow types", () => {
