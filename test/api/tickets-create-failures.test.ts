@@ -8,7 +8,7 @@ import { createApp } from '../../api/app';
 import { startApi, type TestApi } from '../support/api';
 import { startTcpProxy, viaProxy, type TcpProxy } from '../support/tcp-switch';
 import { assertError, eventually, tenantWithPlayer, type Tenant } from '../support/tickets';
-import { findWorkflowStart } from '../../db/repositories/workflow-starts';
+import { findWorkflowStart, forgetWorkflowStarts } from '../../db/repositories/workflow-starts';
 import { TICKET_WORKFLOW_TYPE, TICKETING_QUEUE, ticketWorkflowId } from '../../workflows/ticket/contract';
 
 let api: TestApi;
@@ -64,6 +64,43 @@ test('Temporal unreachable: the create is accepted (201, row stored), its workfl
   await eventually(async () => (await api.deps.temporal.workflow.getHandle(ticketWorkflowId(ticket.id)).describe().catch(() => null))?.status.name === 'RUNNING');
   await eventually(async () => (await api.request('GET', `/v1/tickets/${ticket.id}`, { token: t.token })).body.aiTriaged === true);
   await eventually(async () => (await findWorkflowStart(api.deps.db, ticketWorkflowId(ticket.id))) === null);
+});
+
+test('a change that arrives before the dispatcher started the workflow starts it from the pending entry', async () => {
+  const title = `parked-${Date.now()}`;
+  const parked = `parked-${process.pid}`;
+  // the create's transaction moves its entry to a queue no dispatcher claims, before it
+  // commits: the ticket's workflow waits as if the ticketing worker were down
+  const db = Object.create(api.deps.db) as typeof api.deps.db;
+  db.tx = (fn) =>
+    api.deps.db.tx(async (tx) => {
+      const out = await fn(tx);
+      await tx.query(`UPDATE workflow_starts SET task_queue = $1 WHERE task_queue = 'ticketing' AND args->0->>'title' = $2`, [parked, title]);
+      return out;
+    });
+  const res = await withApp(createApp({ ...api.deps, db }), (base) =>
+    fetch(`${base}/v1/tickets`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/json' },
+      body: createBody(title),
+    }),
+  );
+  const ticket = JSON.parse(await res.text());
+  assert.equal(res.status, 201, JSON.stringify(ticket));
+  const workflowId = ticketWorkflowId(ticket.id);
+  try {
+    assert.equal((await findWorkflowStart(api.deps.db, workflowId))?.taskQueue, parked);
+    await assert.rejects(api.deps.temporal.workflow.getHandle(workflowId).describe());
+    // the gateway finds the entry by workflow id and starts the workflow with the change
+    const patched = await api.request('PATCH', `/v1/tickets/${ticket.id}`, { token: t.token, body: { priority: 'urgent' } });
+    assert.equal(patched.status, 200, JSON.stringify(patched.body));
+    assert.equal(patched.body.priority, 'urgent');
+    const run = await api.deps.temporal.workflow.getHandle(workflowId).describe();
+    assert.equal(run.type, TICKET_WORKFLOW_TYPE);
+    assert.equal(run.taskQueue, TICKETING_QUEUE);
+  } finally {
+    await forgetWorkflowStarts(api.deps.db, [workflowId]);
+  }
 });
 
 describe('PostgreSQL unreachable', () => {
