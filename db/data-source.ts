@@ -15,6 +15,7 @@ import { ENTITIES } from './entities';
 import { EventsRetention1732160000070 } from './migrations/1732160000070-EventsRetention';
 import { CreateOutbox1732160000080 } from './migrations/1732160000080-CreateOutbox';
 import { PushNotificationsHot1732180000001 } from './migrations/1732180000001-PushNotificationsHot';
+import { WorkflowStarts1732190000001 } from './migrations/1732190000001-WorkflowStarts';
 
 // Schema changes only ever come from the hand-written migrations listed here;
 // `synchronize` stays off so TypeORM never alters a table by itself.
@@ -29,6 +30,7 @@ export const MIGRATIONS = [
   EventsRetention1732160000070,
   CreateOutbox1732160000080,
   PushNotificationsHot1732180000001,
+  WorkflowStarts1732190000001,
 ];
 
 /** The node-postgres pool TypeORM built for each DataSource (set by `initialize()`). */

@@ -1,4 +1,4 @@
-// The loop both outbox dispatchers share (ticket starts, webhook batches): a NOTIFY on
+// The loop both outbox dispatchers share (workflow starts, webhook batches): a NOTIFY on
 // `channel` wakes it the moment an outbox row commits, a poll covers a lost notification
 // or connection, one drain runs at a time (a wake-up during a drain runs another right
 // after it), and LISTEN is re-established when its connection dies or PostgreSQL is down.
@@ -14,7 +14,7 @@ export interface OutboxDispatcherOptions<T> {
   logger: Logger;
   /** the NOTIFY channel of the outbox table */
   channel: string;
-  /** for log lines: "ticket start", "webhook" */
+  /** for log lines: "ticketing workflow start", "webhook" */
   name: string;
   /** fallback poll when no notification arrives; also how soon LISTEN is retried */
   pollIntervalMs: number;

@@ -31,8 +31,14 @@ export interface QueueEntry {
   /** Worker options on top of the shared defaults (WORKER_TUNING) */
   options?: Partial<WorkerOptions>;
   /**
-   * Jobs that run beside the queue's worker on its real queue name (schedules, the outbox
-   * dispatcher). Resolves once they are up, to a function that stops them.
+   * This queue's workflows are started from the workflow-start outbox
+   * (db/repositories/workflow-starts.ts): its worker runs the start dispatcher of this
+   * queue's entries beside it (workers/workflow-start-dispatcher.ts).
+   */
+  startsFromOutbox?: boolean;
+  /**
+   * Jobs that run beside the queue's worker on its real queue name (schedules, the events
+   * outbox's dispatcher). Resolves once they are up, to a function that stops them.
    */
   sideJobs?(deps: SideJobDeps): Promise<() => Promise<void>>;
 }

@@ -1,13 +1,12 @@
 // Registry entry of the `push` task queue: the send workflow (one per direct or campaign
-// send) and its page activity, with the recovery of sends whose workflow never started
-// running beside it. This queue scales apart from the rest (design.md): run more
-// `npm run worker -- push` processes for more fan-out.
+// send) and its page activity. A send's workflow starts from the workflow-start outbox
+// (the send, its rows and its entry commit together). This queue scales apart from the
+// rest (design.md): run more `npm run worker -- push` processes for more fan-out.
 import { createPushSendActivities } from '../activities/push/send-page';
 import { transportOpener } from '../activities/push/open-transport';
 import { createTransportCache } from '../activities/push/transports';
 import { PUSH_QUEUE } from '../workflows/push-send/contract';
 import type { QueueEntry } from './queue-entry';
-import { startSendRecovery } from './push-send-recovery';
 
 /**
  * Pages (up to 500 pushes each) one push worker process works on at once; further pages
@@ -29,7 +28,5 @@ export const pushQueue: QueueEntry = {
   activities({ config, db }) {
     return createPushSendActivities({ db, openTransport: transportOpener(config), transports: createTransportCache() });
   },
-  async sideJobs({ db, client, logger }) {
-    return startSendRecovery({ db, client, logger });
-  },
+  startsFromOutbox: true,
 };

@@ -1,5 +1,6 @@
 // Registry entry of the `ticketing` task queue: the ticket lifecycle and the scheduled
-// retention purges (workflows/maintenance), which touch only our own storage.
+// retention purges (workflows/maintenance), which touch only our own storage. A ticket's
+// workflow starts from the workflow-start outbox (the API stores the row and its entry).
 import nodemailer from 'nodemailer';
 import { createMaintenanceActivities } from '../activities/maintenance';
 import { createTicketActivities } from '../activities/tickets';
@@ -7,7 +8,6 @@ import { createTriager } from '../activities/triage/triager';
 import { TICKETING_QUEUE } from '../workflows/ticket/contract';
 import type { QueueEntry } from './queue-entry';
 import { ensureSchedules } from './schedules';
-import { createTicketStartDispatcher } from './ticket-start-dispatcher';
 
 export const ticketingQueue: QueueEntry = {
   name: TICKETING_QUEUE,
@@ -31,12 +31,10 @@ export const ticketingQueue: QueueEntry = {
       ...createMaintenanceActivities({ db }),
     };
   },
-  // the schedules whose workflows this queue runs exist once its worker is up; the start
-  // dispatcher starts the workflows of tickets the API stored (the create outbox)
-  async sideJobs({ db, client, logger }) {
+  startsFromOutbox: true,
+  // the schedules whose workflows this queue runs exist once its worker is up
+  async sideJobs({ client }) {
     await ensureSchedules(client);
-    const dispatcher = createTicketStartDispatcher({ db, client, logger });
-    await dispatcher.start();
-    return () => dispatcher.stop();
+    return async () => undefined;
   },
 };

@@ -6,7 +6,7 @@ import { DefaultLogger, NativeConnection, Runtime, Worker, type WorkerOptions } 
 import { connectDb } from '../db/db';
 import { loadConfig } from '../lib/config';
 import { logger } from '../lib/logger';
-import { queueEntry, type TaskQueue } from './registry';
+import { queueEntry, startSideJobs, type TaskQueue } from './registry';
 
 /** Worker capacity every queue starts from; a registry entry's `options` adjust it. */
 export const WORKER_TUNING = {
@@ -19,7 +19,7 @@ export const WORKER_TUNING = {
 export interface RunOptions {
   /**
    * Poll this task queue instead of `queue` (fault tests). The queue's side jobs (the
-   * schedules, the outbox dispatcher) run only on the real queue name.
+   * schedules, the outbox dispatchers) run only on the real queue name.
    */
   taskQueue?: string;
   /** extra Worker options (benchmark what-ifs) */
@@ -49,8 +49,7 @@ export async function runQueueWorker(queue: TaskQueue, opts: RunOptions = {}): P
   });
   const clientConnection = await Connection.connect({ address: config.temporalAddress });
   const client = new Client({ connection: clientConnection, namespace: config.temporalNamespace });
-  const sideJobs = taskQueue === entry.name && entry.sideJobs;
-  const stopSideJobs = sideJobs ? await sideJobs({ config, db, client, logger }) : undefined;
+  const stopSideJobs = taskQueue === entry.name ? await startSideJobs(entry, { config, db, client, logger }) : undefined;
   const running = worker.run(); // resolves after SIGINT/SIGTERM (the SDK installs the handlers)
   logger.info({ queue, taskQueue, options: opts.options }, 'worker started');
   opts.onPolling?.();

@@ -22,11 +22,11 @@ import { SigningKey } from './signing-key.entity';
 import { TicketAudit } from './ticket-audit.entity';
 import { TicketUsage } from './ticket-usage.entity';
 import { Ticket } from './ticket.entity';
-import { TicketWorkflowStart } from './ticket-workflow-start.entity';
 import { WebhookAttempt } from './webhook-attempt.entity';
 import { WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
 import { Workspace } from './workspace.entity';
+import { WorkflowStart } from './workflow-start.entity';
 
 export {
   Agent,
@@ -51,10 +51,10 @@ export {
   Ticket,
   TicketAudit,
   TicketUsage,
-  TicketWorkflowStart,
   WebhookAttempt,
   WebhookDelivery,
   WebhookEndpoint,
+  WorkflowStart,
   Workspace,
 };
 
@@ -70,7 +70,7 @@ export const ENTITIES = [
   TicketAudit,
   Event,
   TicketUsage,
-  TicketWorkflowStart,
+  WorkflowStart,
   IdempotencyKey,
   Notification,
   WebhookEndpoint,

@@ -1,5 +1,6 @@
-// push_sends and the push_notifications rows of a send: the API writes both in one
-// transaction (createSend), the send workflow's activities page through them by
+// push_sends and the push_notifications rows of a send: a send is written in one
+// transaction with its rows (insertSend, in domain/push/send.ts's createSend), the send
+// workflow's activities page through them by
 // `position` and record each device's outcome (pageToSend, recordOutcomes, finishSend).
 // SQL through the query API: unnest inserts and updates of up to 1,000 rows in one
 // statement, and the page joins the device's current token and state.
@@ -31,7 +32,7 @@ export async function sendableDevices(executor: Executor, appId: string, deviceI
  * The send and one `queued` notification per device, position = index in `devices`; the
  * ids answered are the notificationIds in that order. Runs inside the caller's transaction.
  */
-export async function createSend(
+export async function insertSend(
   executor: Executor,
   send: NewSend,
   devices: { id: string; platform: 'Android' | 'iOS' }[],
@@ -63,11 +64,6 @@ export async function notificationIdsOf(executor: Executor, sendId: string): Pro
     [sendId],
   );
   return rows.length ? (rows[0].ids ?? []) : null;
-}
-
-/** Removes a send that never got its workflow (Temporal was unreachable): nothing half-done stays. */
-export async function deleteUnstartedSend(executor: Executor, sendId: string): Promise<void> {
-  await sql(executor, `DELETE FROM push_sends WHERE id = $1 AND status = 'queued'`, [sendId]);
 }
 
 export interface SendMessage {
@@ -172,17 +168,6 @@ export async function recordOutcomes(executor: Executor, outcomes: Outcome[]): P
 
 export async function finishSend(executor: Executor, sendId: string): Promise<void> {
   await sql(executor, `UPDATE push_sends SET status = 'done', finished_at = COALESCE(finished_at, now()) WHERE id = $1`, [sendId]);
-}
-
-/** Sends still `queued` after `olderThanSeconds`: committed, but their workflow may never have started. */
-export async function unstartedSends(executor: Executor, olderThanSeconds: number, limit: number): Promise<string[]> {
-  const { rows } = await sql<{ id: string }>(
-    executor,
-    `SELECT id FROM push_sends WHERE status = 'queued' AND created_at < now() - make_interval(secs => $1)
-      ORDER BY created_at LIMIT $2`,
-    [olderThanSeconds, limit],
-  );
-  return rows.map((r) => r.id);
 }
 
 /** The page's rows by recorded state (positions first..last of one send). */

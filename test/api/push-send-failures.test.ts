@@ -1,15 +1,20 @@
-// A send and its workflow exist together or not at all: Temporal unreachable is a 503
-// with nothing stored; a send whose rows committed but whose workflow never started (the
-// API died in between) is started by the `push` worker's recovery, exactly once. A retry
-// under the same Idempotency-Key after a lost answer replays the first send, never a second.
+// A send and its workflow exist together or not at all: the send, its rows and its entry
+// in the workflow-start outbox commit in one transaction, and the `push` worker's start
+// dispatcher starts its workflow, once. Temporal unreachable from the API changes nothing
+// in the answer (202): the request never calls it. A retry under the same Idempotency-Key
+// after a lost answer replays the first send, never a second.
 import assert from 'node:assert/strict';
 import { Client, Connection } from '@temporalio/client';
 import { createApp } from '../../api/app';
-import { createSend } from '../../db/repositories/push-sends';
-import { startUnstartedSends } from '../../workers/push-send-recovery';
+import { pushSendStart } from '../../api/push/notifications/gateway';
+import { findWorkflowStart } from '../../db/repositories/workflow-starts';
+import { DomainError } from '../../domain/errors';
+import { createSend } from '../../domain/push/send';
+import { pushSendWorkflowId } from '../../workflows/push-send/contract';
 import type { TestApi } from '../support/api';
 import { apiKeyHeader, assertPushError, startPushApi } from '../support/push';
-import { insertDevices, pushTenant, sendResult, statusCounts, type PushTenant } from '../support/push-send';
+import { insertDevices, pushTenant, sendOf, sendResult, statusCounts, type PushTenant } from '../support/push-send';
+import { eventually } from '../support/tickets';
 
 let api: TestApi;
 let tenant: PushTenant;
@@ -18,8 +23,6 @@ beforeAll(async () => {
   tenant = await pushTenant(api);
 });
 afterAll(() => api?.stop());
-
-const sendsOf = async (appId: string) => (await api.deps.db.query(`SELECT count(*)::int AS n FROM push_sends WHERE app_id = $1`, [appId])).rows[0].n;
 
 /** POST /notifications/send to the same app, but its Temporal client points at a port nothing listens on. */
 async function sendWithDeadTemporal(body: object, headers: Record<string, string> = {}): Promise<Response> {
@@ -37,34 +40,46 @@ async function sendWithDeadTemporal(body: object, headers: Record<string, string
   }
 }
 
-test('Temporal unreachable: 503 SERVICE_UNAVAILABLE with Retry-After, no send and no notification rows', async () => {
-  const [device] = await insertDevices(api.deps.db, tenant.appId, 1);
-  const before = await sendsOf(tenant.appId);
-  const res = await sendWithDeadTemporal({ appId: tenant.appId, deviceIds: [device.id], title: 'down', body: 'x' });
-  assertPushError({ status: res.status, body: await res.json() }, 503, 'SERVICE_UNAVAILABLE');
-  assert.ok(res.headers.get('retry-after'));
-  assert.equal(await sendsOf(tenant.appId), before);
-  const { rows } = await api.deps.db.query(`SELECT count(*)::int AS n FROM push_notifications WHERE device_id = $1`, [device.id]);
-  assert.equal(rows[0].n, 0);
+const sendsTitled = async (title: string) => (await api.deps.db.query(`SELECT id FROM push_sends WHERE title = $1`, [title])).rows.map((r) => r.id);
+
+async function runsOf(sendId: string): Promise<number> {
+  let runs = 0;
+  for await (const _ of api.deps.temporal.workflow.list({ query: `WorkflowId = '${pushSendWorkflowId(sendId)}'` })) runs++;
+  return runs;
+}
+
+test('Temporal unreachable: 202, the send and its outbox entry committed, and it is pushed once a dispatcher reaches Temporal', async () => {
+  const devices = await insertDevices(api.deps.db, tenant.appId, 2);
+  const title = `temporal-down-${Date.now()}`;
+  const res = await sendWithDeadTemporal({ appId: tenant.appId, deviceIds: devices.map((d) => d.id), title, body: 'x' });
+  const body = JSON.parse(await res.text());
+  assert.equal(res.status, 202, JSON.stringify(body));
+  assert.equal(body.queued, 2);
+  assert.equal(body.notificationIds.length, 2);
+  const [sendId] = await sendsTitled(title);
+  assert.equal(await sendOf(api.deps.db, body.notificationIds[0]), sendId);
+  // the suite's push worker runs the start dispatcher of the `push` queue, which reaches Temporal
+  assert.deepEqual(await sendResult(api.deps.temporal, sendId), { sent: 2, failed: 0, pages: 1 });
+  assert.deepEqual(await statusCounts(api.deps.db, sendId), { sent: 2 });
+  assert.equal(await findWorkflowStart(api.deps.db, pushSendWorkflowId(sendId)), null);
+  await eventually(async () => (await runsOf(sendId)) === 1);
 });
 
-test('a committed send without its workflow is started by the recovery once, and pushed', async () => {
-  const devices = await insertDevices(api.deps.db, tenant.appId, 3);
-  const { sendId } = await api.deps.db.transaction((m) => createSend(m, { appId: tenant.appId, title: 'orphan', body: 'x', deepLink: null, customData: {} }, devices));
-  // as if the API had died two minutes ago between its commit and the start
-  await api.deps.db.query(`UPDATE push_sends SET created_at = now() - interval '2 minutes' WHERE id = $1`, [sendId]);
-  const deps = { db: api.deps.db, client: api.deps.temporal };
-  // (the suite's push worker runs the same recovery every 30 s: whichever starts it, once)
-  await startUnstartedSends(deps);
-  assert.deepEqual(await sendResult(api.deps.temporal, sendId), { sent: 3, failed: 0, pages: 1 });
-  assert.deepEqual(await statusCounts(api.deps.db, sendId), { sent: 3 });
-  // done: the next round does not start it again
-  const { rows } = await api.deps.db.query(`SELECT status FROM push_sends WHERE id = $1`, [sendId]);
-  assert.equal(rows[0].status, 'done');
-  await startUnstartedSends(deps);
-  const runs = [];
-  for await (const w of api.deps.temporal.workflow.list({ query: `WorkflowId = 'push-send/${sendId}'` })) runs.push(w);
-  assert.equal(runs.length, 1);
+test('the send, its rows and its outbox entry commit together: a refused transaction leaves none of them', async () => {
+  const devices = await insertDevices(api.deps.db, tenant.appId, 2);
+  const title = `lease-lost-${Date.now()}`;
+  // a key whose lease this request does not hold (a retry took it over): the send is refused
+  const idempotency = { scope: 'nobody', key: title, token: 'not-the-lease', resourceId: null };
+  const workflowIds: string[] = [];
+  const attempt = createSend(
+    api.deps.db,
+    { appId: tenant.appId, title, body: 'x', deepLink: null, customData: {}, deviceIds: devices.map((d) => d.id) },
+    { idempotency, workflowOf: (sendId) => (workflowIds.push(pushSendWorkflowId(sendId)), pushSendStart(sendId)) },
+  );
+  await assert.rejects(attempt, (err: unknown) => err instanceof DomainError && err.code === 'idempotency_request_in_progress');
+  assert.deepEqual(await sendsTitled(title), []);
+  assert.equal(workflowIds.length, 1, 'the entry was written in the refused transaction');
+  assert.equal(await findWorkflowStart(api.deps.db, workflowIds[0]), null);
 });
 
 const sendWithKey = (key: string, deviceIds: string[], title: string) =>
@@ -72,8 +87,6 @@ const sendWithKey = (key: string, deviceIds: string[], title: string) =>
     headers: { ...apiKeyHeader(tenant.apiKey), 'idempotency-key': key },
     body: { appId: tenant.appId, deviceIds, title, body: 'x' },
   });
-const sendsTitled = async (title: string) => (await api.deps.db.query(`SELECT id FROM push_sends WHERE title = $1`, [title])).rows.map((r) => r.id);
-
 test('the send was committed but its answer never stored: a retry after the lease replays the same notificationIds, no second send', async () => {
   const devices = await insertDevices(api.deps.db, tenant.appId, 3);
   const key = `send-lease-${Date.now()}`;
@@ -94,17 +107,19 @@ test('the send was committed but its answer never stored: a retry after the leas
   assert.deepEqual(again.body, first.body);
 });
 
-test('the first attempt\'s send was removed (Temporal unreachable, 503): a retry with the same key sends once', async () => {
+test('Temporal unreachable under an Idempotency-Key: 202, a retry replays the same notificationIds, one send pushed once', async () => {
   const devices = await insertDevices(api.deps.db, tenant.appId, 2);
-  const key = `send-503-${Date.now()}`;
+  const key = `send-temporal-down-${Date.now()}`;
   const res = await sendWithDeadTemporal({ appId: tenant.appId, deviceIds: devices.map((d) => d.id), title: key, body: 'x' }, { 'idempotency-key': key });
-  assert.equal(res.status, 503);
-  assert.deepEqual(await sendsTitled(key), []);
+  const first = JSON.parse(await res.text()); // parsed in this realm, to compare with deepEqual
+  assert.equal(res.status, 202, JSON.stringify(first));
   const retry = await sendWithKey(key, devices.map((d) => d.id), key);
   assert.equal(retry.status, 202, JSON.stringify(retry.body));
-  assert.equal(retry.body.queued, 2);
-  const [sendId] = await sendsTitled(key);
-  assert.deepEqual(await sendResult(api.deps.temporal, sendId), { sent: 2, failed: 0, pages: 1 });
+  assert.equal(retry.headers.get('idempotent-replayed'), 'true');
+  assert.deepEqual(retry.body, first);
+  const sends = await sendsTitled(key);
+  assert.equal(sends.length, 1);
+  assert.deepEqual(await sendResult(api.deps.temporal, sends[0]), { sent: 2, failed: 0, pages: 1 });
 });
 
 test('an unknown app is a 404 whatever the devices', async () => {

@@ -1,6 +1,6 @@
-// "No ticket without a workflow, and no workflow without a ticket" (docs/tickets.md, the
-// create path), proven with real failures: Temporal unreachable, PostgreSQL unreachable, and
-// PostgreSQL refusing the insert. The create path: row + outbox entry in one transaction
+// No ticket without a workflow, and no workflow without a ticket, proven with real
+// failures: Temporal unreachable, PostgreSQL unreachable, and PostgreSQL refusing the
+// insert. The create path: row + workflow-start outbox entry in one transaction
 // (docs/tickets.md); the ticketing worker's start dispatcher starts the workflow.
 import assert from 'node:assert/strict';
 import { Client, Connection } from '@temporalio/client';
@@ -8,7 +8,8 @@ import { createApp } from '../../api/app';
 import { startApi, type TestApi } from '../support/api';
 import { startTcpProxy, viaProxy, type TcpProxy } from '../support/tcp-switch';
 import { assertError, eventually, tenantWithPlayer, type Tenant } from '../support/tickets';
-import { ticketWorkflowId } from '../../workflows/ticket/contract';
+import { findWorkflowStart, forgetWorkflowStarts } from '../../db/repositories/workflow-starts';
+import { TICKET_WORKFLOW_TYPE, TICKETING_QUEUE, ticketWorkflowId } from '../../workflows/ticket/contract';
 
 let api: TestApi;
 let t: Tenant;
@@ -48,13 +49,58 @@ test('Temporal unreachable: the create is accepted (201, row stored), its workfl
   const ticket: any = await res.json();
   assert.equal(res.status, 201, JSON.stringify(ticket));
   assert.equal(await countTickets('temporal-down'), 1);
+  // the entry the create committed with the row, unless the dispatcher already took it
+  const entry = await findWorkflowStart(api.deps.db, ticketWorkflowId(ticket.id));
+  if (entry) {
+    assert.equal(entry.workflowType, TICKET_WORKFLOW_TYPE);
+    assert.equal(entry.taskQueue, TICKETING_QUEUE);
+    assert.equal((entry.args[0] as { ticketId: string; stored: boolean }).ticketId, ticket.id);
+    assert.equal((entry.args[0] as { stored: boolean }).stored, true);
+  }
   const got = await api.request('GET', `/v1/tickets/${ticket.id}`, { token: t.token });
   assert.equal(got.status, 200);
   assert.equal(got.body.status, 'open');
   // the dispatcher of the suite's ticketing worker starts it, and triage fills the row
   await eventually(async () => (await api.deps.temporal.workflow.getHandle(ticketWorkflowId(ticket.id)).describe().catch(() => null))?.status.name === 'RUNNING');
   await eventually(async () => (await api.request('GET', `/v1/tickets/${ticket.id}`, { token: t.token })).body.aiTriaged === true);
-  await eventually(async () => (await api.deps.db.query('SELECT 1 FROM ticket_workflow_starts WHERE ticket_id = $1', [ticket.id])).rows.length === 0);
+  await eventually(async () => (await findWorkflowStart(api.deps.db, ticketWorkflowId(ticket.id))) === null);
+});
+
+test('a change that arrives before the dispatcher started the workflow starts it from the pending entry', async () => {
+  const title = `parked-${Date.now()}`;
+  const parked = `parked-${process.pid}`;
+  // the create's transaction moves its entry to a queue no dispatcher claims, before it
+  // commits: the ticket's workflow waits as if the ticketing worker were down
+  const db = Object.create(api.deps.db) as typeof api.deps.db;
+  db.tx = (fn) =>
+    api.deps.db.tx(async (tx) => {
+      const out = await fn(tx);
+      await tx.query(`UPDATE workflow_starts SET task_queue = $1 WHERE task_queue = 'ticketing' AND args->0->>'title' = $2`, [parked, title]);
+      return out;
+    });
+  const res = await withApp(createApp({ ...api.deps, db }), (base) =>
+    fetch(`${base}/v1/tickets`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/json' },
+      body: createBody(title),
+    }),
+  );
+  const ticket = JSON.parse(await res.text());
+  assert.equal(res.status, 201, JSON.stringify(ticket));
+  const workflowId = ticketWorkflowId(ticket.id);
+  try {
+    assert.equal((await findWorkflowStart(api.deps.db, workflowId))?.taskQueue, parked);
+    await assert.rejects(api.deps.temporal.workflow.getHandle(workflowId).describe());
+    // the gateway finds the entry by workflow id and starts the workflow with the change
+    const patched = await api.request('PATCH', `/v1/tickets/${ticket.id}`, { token: t.token, body: { priority: 'urgent' } });
+    assert.equal(patched.status, 200, JSON.stringify(patched.body));
+    assert.equal(patched.body.priority, 'urgent');
+    const run = await api.deps.temporal.workflow.getHandle(workflowId).describe();
+    assert.equal(run.type, TICKET_WORKFLOW_TYPE);
+    assert.equal(run.taskQueue, TICKETING_QUEUE);
+  } finally {
+    await forgetWorkflowStarts(api.deps.db, [workflowId]);
+  }
 });
 
 describe('PostgreSQL unreachable', () => {
@@ -100,7 +146,7 @@ test('Postgres refuses the insert (a bug, 500): nothing stored, no outbox entry,
     });
     assertError(res, 500, 'internal_error');
     assert.equal(await countTickets(marker), 0);
-    const pending = await api.deps.db.query(`SELECT count(*)::int AS n FROM ticket_workflow_starts WHERE input->>'title' = $1`, [marker]);
+    const pending = await api.deps.db.query(`SELECT count(*)::int AS n FROM workflow_starts WHERE args->0->>'title' = $1`, [marker]);
     assert.equal(pending.rows[0].n, 0);
   } finally {
     await api.deps.db.query(`ALTER TABLE tickets DROP CONSTRAINT refuse_${marker.replace(/-/g, '_')}`);

@@ -68,11 +68,17 @@ describe('entities and migrations', () => {
     assert.deepEqual(declared, inDatabase);
   });
 
-  test('the outbox trigger that TypeORM cannot declare is in place', async () => {
-    const rows = await migrated.query(
-      `SELECT 1 FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
-        WHERE t.tgname = 'events_outbox_notify' AND NOT t.tgisinternal AND c.relnamespace = current_schema()::regnamespace`,
-    );
-    assert.equal(rows.length, 1, 'events_outbox_notify (migration WebhookDispatch) is missing');
+  test('the outbox triggers that TypeORM cannot declare are in place', async () => {
+    for (const [trigger, migration] of [
+      ['events_outbox_notify', 'WebhookDispatch'],
+      ['workflow_starts_notify', 'WorkflowStarts'],
+    ]) {
+      const rows = await migrated.query(
+        `SELECT 1 FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+          WHERE t.tgname = $1 AND NOT t.tgisinternal AND c.relnamespace = current_schema()::regnamespace`,
+        [trigger],
+      );
+      assert.equal(rows.length, 1, `${trigger} (migration ${migration}) is missing`);
+    }
   });
 });

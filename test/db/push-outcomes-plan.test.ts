@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { connectDb, type Db } from '../../db/db';
-import { createSend, recordOutcomes } from '../../db/repositories/push-sends';
+import { insertSend, recordOutcomes } from '../../db/repositories/push-sends';
 import { createPushCompanyAndApp } from '../support/push-device-factories';
 import { throwawayDatabase, type ThrowawayDb } from '../support/throwaway-db';
 
@@ -39,7 +39,7 @@ afterAll(async () => {
   await throwaway?.drop();
 });
 
-const newSend = () => db.transaction((m) => createSend(m, { appId, title: 't', body: 'b', deepLink: null, customData: {} }, devices));
+const newSend = () => db.transaction((m) => insertSend(m, { appId, title: 't', body: 'b', deepLink: null, customData: {} }, devices));
 
 const STATS = `SELECT seq_tup_read::int AS "seqRead", idx_tup_fetch::int AS "indexFetched", n_tup_upd::int AS updated, n_tup_hot_upd::int AS hot
                  FROM pg_stat_xact_user_tables WHERE relname = 'push_notifications'`;

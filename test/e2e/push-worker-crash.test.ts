@@ -2,22 +2,25 @@
 // its push, none twice beyond the page that was in flight, and every repeat carries the
 // same notificationId (contracts.md, "Push delivery").
 //
-// Isolation as in the webhook crash tests (test/support/crash-harness.ts): the send's rows
-// are written the way POST /notifications/send writes them, and its workflow is started
-// with the API's workflow id on a task queue of this test, polled only by the worker
-// process the test starts, kills and starts again. That worker pushes to a sink of this
+// Isolation as in the webhook crash tests (test/support/crash-harness.ts): the send, its
+// rows and its outbox entry are written the way POST /notifications/send writes them
+// (domain/push/send.ts), with the API's workflow id but on a task queue of this test,
+// whose entries a start dispatcher of this test starts and which only the worker process
+// the test starts, kills and starts again polls. That worker pushes to a sink of this
 // test (in this process), so the test sees each push the moment the sink accepts it.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { WorkflowIdReusePolicy } from '@temporalio/common';
-import { createSend } from '../../db/repositories/push-sends';
+import { pushSendStart } from '../../api/push/notifications/gateway';
+import { createSend } from '../../domain/push/send';
 import { loadConfig } from '../../lib/config';
+import { createLogger } from '../../lib/logger';
 import { demoCredentials } from '../../lib/push/demo-credentials';
 import { startPushSink, type PushSink } from '../../scripts/push-sink';
-import { PUSH_SEND_WORKFLOW_TYPE, pushSendWorkflowId, type PushSendTotals } from '../../workflows/push-send/contract';
+import { createWorkflowStartDispatcher } from '../../workers/workflow-start-dispatcher';
+import { pushSendWorkflowId, type PushSendTotals } from '../../workflows/push-send/contract';
 import { PUSH_PAGE_SIZE } from '../../workflows/push-send/push-send.logic';
 import type { TestApi } from '../support/api';
 import { startPushApi } from '../support/push';
@@ -54,19 +57,19 @@ describe('push worker kill -9 mid-send', () => {
   it('every device gets its push; repeats only within the in-flight page, with the same notificationId', async () => {
     const tenant = await pushTenant(api);
     const devices = await insertDevices(api.deps.db, tenant.appId, DEVICES);
-    const { sendId, notificationIds } = await api.deps.db.transaction((m) =>
-      createSend(m, { appId: tenant.appId, title: 'Crash', body: 'test', deepLink: null, customData: {} }, devices),
-    );
     const queue = `push-crash-${process.pid}-${Date.now().toString(36)}`;
+    const { sendId, notificationIds } = await createSend(
+      api.deps.db,
+      { appId: tenant.appId, title: 'Crash', body: 'test', deepLink: null, customData: {}, deviceIds: devices.map((d) => d.id) },
+      { workflowOf: (id) => ({ ...pushSendStart(id), taskQueue: queue }) },
+    );
+    assert.ok(sendId);
     const env = { FCM_ENDPOINT: sink.url, APNS_ENDPOINT: sink.url };
     const first = await startPushWorker(queue, { env });
     workers.push(first);
-    const handle = await client.workflow.start(PUSH_SEND_WORKFLOW_TYPE, {
-      taskQueue: queue,
-      workflowId: pushSendWorkflowId(sendId),
-      args: [{ sendId }],
-      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-    });
+    const dispatcher = createWorkflowStartDispatcher({ db: api.deps.db, client, logger: createLogger(), taskQueue: queue });
+    await dispatcher.start();
+    const handle = client.workflow.getHandle(pushSendWorkflowId(sendId));
     try {
       // kill once the second page is on its way (a page is one sendEach of 500)
       await waitUntil(() => sink.counts.fcm > PUSH_PAGE_SIZE + 50, { timeoutMs: 60_000, everyMs: 1, why: () => `sink has ${sink.counts.fcm}:\n${first.output()}` });
@@ -97,6 +100,7 @@ describe('push worker kill -9 mid-send', () => {
       assert.ok(pages.size <= 1, `repeats in pages ${[...pages].join(', ')}`);
       console.log(`push kill -9: ${atKill} pushes before the kill, ${repeatedPositions.length} devices pushed twice (in-flight page), 0 skipped`);
     } finally {
+      await dispatcher.stop();
       await handle.terminate('push crash test cleanup').catch(() => undefined);
     }
   }, 240_000);

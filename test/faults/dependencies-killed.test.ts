@@ -9,6 +9,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDataSource } from '../../db/data-source';
+import { countPendingWorkflowStarts } from '../../db/repositories/workflow-starts';
 import { createLogger } from '../../lib/logger';
 import { startApi, type TestApi } from '../support/api';
 import { countDeliveries, deliveredTicket, repeatsByFault } from '../support/fault-deliveries';
@@ -17,6 +18,7 @@ import { createLoad } from '../support/fault-load';
 import { freePort, OwnPostgres, ownRedis, ownTemporal, stopFaultServices, workerProcess, type Restartable } from '../support/fault-services';
 import { tenantWithPlayer, type Tenant } from '../support/tickets';
 import { createWebhook } from '../support/webhook-api';
+import { TICKETING_QUEUE } from '../../workflows/ticket/contract';
 import { startVerifyingReceiver } from '../support/webhook-receiver';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -169,7 +171,7 @@ test('kill each dependency in turn under a create load: nothing lost or doubled,
   // every ticket's delivery has been received
   const deadline = Date.now() + DRAIN_MS;
   for (;;) {
-    const pending = (await db.query('SELECT count(*)::int AS n FROM ticket_workflow_starts')).rows[0].n;
+    const pending = await countPendingWorkflowStarts(db, TICKETING_QUEUE);
     const untriaged = (await db.query(`SELECT count(*)::int AS n FROM tickets WHERE workspace_id = $1 AND NOT ai_triaged`, [t.workspace.id])).rows[0].n;
     const undelivered = countDeliveries(receiver.accepted, all).missing.length;
     const undispatched = (await db.query(`SELECT count(*)::int AS n FROM events WHERE dispatched_at IS NULL`)).rows[0].n;

@@ -5,8 +5,10 @@
 // push worker (kill -9), the Temporal server (kill -9), PostgreSQL (pg_ctl stop -m
 // immediate) and Redis (kill -9) are killed in turn and restarted ~10 s later. Everything
 // is the test's own (test/support/fault-services.ts): its PostgreSQL cluster, Redis,
-// Temporal dev server, `push` worker process (queue `push`, with its recovery job) and
-// a push sink in this process, whose .jsonl files are what the devices "received".
+// Temporal dev server, `push` worker process (queue `push`, with the start dispatcher of
+// its outbox entries) and a push sink in this process, whose .jsonl files are what the
+// devices "received". A send does not call Temporal: while Temporal is down sends are
+// still answered 202 (their outbox entries wait), and their pushes arrive once it is back.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

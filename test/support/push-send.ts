@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Client } from '@temporalio/client';
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Db } from '../../db/db';
 import { demoCredentials } from '../../lib/push/demo-credentials';
 import { pushSendWorkflowId, type PushSendTotals } from '../../workflows/push-send/contract';
@@ -86,13 +86,27 @@ export async function sendOf(db: Db, notificationId: string): Promise<string> {
   return rows[0].send_id;
 }
 
-/** Waits for the send's workflow to end and answers its totals. */
+/**
+ * Waits for the send's workflow to end and answers its totals. The workflow may not
+ * exist yet: the push worker's start dispatcher starts it from the outbox after the send
+ * committed.
+ */
 export async function sendResult(client: Client, sendId: string, timeoutMs = 120_000): Promise<PushSendTotals> {
   const handle = client.workflow.getHandle(pushSendWorkflowId(sendId));
+  const result = async (): Promise<PushSendTotals> => {
+    for (;;) {
+      try {
+        return (await handle.result()) as PushSendTotals;
+      } catch (err) {
+        if (!(err instanceof WorkflowNotFoundError)) throw err;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+  };
   let timer: NodeJS.Timeout | undefined;
   try {
     return await Promise.race([
-      handle.result() as Promise<PushSendTotals>,
+      result(),
       new Promise<never>((_, rej) => (timer = setTimeout(() => rej(new Error(`send ${sendId} not done after ${timeoutMs} ms`)), timeoutMs))),
     ]);
   } finally {

@@ -17,6 +17,10 @@ describe('worker registry', () => {
     assert.equal(new Set(entries.map((e) => e.workflowsPath)).size, entries.length, 'one workflows module per queue');
   });
 
+  it('the queues whose workflows start from the workflow-start outbox run its dispatcher', () => {
+    assert.deepEqual(entries.filter((e) => e.startsFromOutbox).map((e) => e.name), ['ticketing', 'push']);
+  });
+
   it("each queue's workflows module exports exactly its workflow types", () => {
     for (const entry of entries) {
       const exported = Object.entries(require(entry.workflowsPath) as Record<string, unknown>)

@@ -14,7 +14,7 @@ import { transportOpener } from '../../activities/push/open-transport';
 import { createPushSendActivities } from '../../activities/push/send-page';
 import { createTransportCache } from '../../activities/push/transports';
 import { connectDb } from '../../db/db';
-import { createSend } from '../../db/repositories/push-sends';
+import { insertSend } from '../../db/repositories/push-sends';
 import { loadConfig } from '../../lib/config';
 import { sealCredentials } from '../../lib/push/credential-box';
 import { demoCredentials } from '../../lib/push/demo-credentials';
@@ -41,7 +41,7 @@ async function main() {
   ]);
   const live = await insertDevices(db, appId, 501, { platform: (n) => (n % 2 ? 'iOS' : 'Android') });
   const dead = await insertDevices(db, appId, 1, { prefix: `unregistered-${Date.now()}` });
-  const { sendId } = await db.transaction((m) => createSend(m, { appId, title: 'Recorded', body: 'history', deepLink: 'game://x', customData: { a: 1 } }, [...live, ...dead]));
+  const { sendId } = await db.transaction((m) => insertSend(m, { appId, title: 'Recorded', body: 'history', deepLink: 'game://x', customData: { a: 1 } }, [...live, ...dead]));
   const taskQueue = 'record-push-history';
   const transports = createTransportCache();
   const worker = await Worker.create({

@@ -1,8 +1,9 @@
 // What callers know about a push send: its workflow id, input, queue and activity types.
-// The API writes the push_sends row and one push_notifications row per device in one
-// transaction, then starts `push-send/<sendId>` on the `push` queue with the send's id
-// only: device tokens and credentials never travel through Temporal, the activities
-// read them from Postgres.
+// The API writes the push_sends row, one push_notifications row per device and the
+// send's workflow-start outbox entry in one transaction; the push worker's start
+// dispatcher starts `push-send/<sendId>` on the `push` queue with the send's id only:
+// device tokens and credentials never travel through Temporal, the activities read them
+// from Postgres.
 export const PUSH_QUEUE = 'push';
 export const PUSH_SEND_WORKFLOW_TYPE = 'pushSendWorkflow';
 

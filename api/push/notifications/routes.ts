@@ -7,7 +7,7 @@ import type { IdempotencyState } from '../../kit/idempotency';
 import { parse } from '../../kit/validation';
 import { appFor, principalOf, pushAuth, type PushPrincipal } from '../auth';
 import { SendNotificationBody, TrackBody } from './schema';
-import { sendNotification } from './send';
+import { sendNotification } from './gateway';
 import './openapi-paths';
 
 export function pushNotificationsRouter(deps: AppDeps): Router {

@@ -1,11 +1,12 @@
 import { bindIdempotencyResource } from '../../../db/repositories/idempotency-keys';
-import { enqueueTicketStart } from '../../../db/repositories/ticket-starts';
+import { enqueueWorkflowStart } from '../../../db/repositories/workflow-starts';
 import { isDomainError } from '../../../domain/errors';
 import { storeNewTicket } from '../../../domain/tickets/store-new-ticket';
 import type { CreateTicketInput } from '../../../domain/tickets/types';
 import type { AppDeps } from '../../deps';
 import { AppError, errors } from '../../errors';
 import type { IdempotencyState } from '../../kit/idempotency';
+import { ticketWorkflowStart } from './gateway';
 import { quotaExceeded } from './quota';
 
 /**
@@ -23,7 +24,7 @@ export async function createTicket(deps: AppDeps, input: CreateTicketInput, idem
         throw new LeaseLost();
       }
       await storeNewTicket(c, input);
-      await enqueueTicketStart(c, { ...input, stored: true });
+      await enqueueWorkflowStart(c, ticketWorkflowStart({ ...input, stored: true }));
     });
   } catch (err) {
     if (err instanceof LeaseLost) {

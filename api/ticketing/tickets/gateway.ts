@@ -3,7 +3,7 @@ import { ApplicationFailure, WorkflowNotFoundError, type UpdateDefinition } from
 import type { AppDeps } from '../../deps';
 import { AppError, errors } from '../../errors';
 import { findTicket } from '../../../db/repositories/tickets';
-import { findTicketStart } from '../../../db/repositories/ticket-starts';
+import { findWorkflowStart, type OutboxStart } from '../../../db/repositories/workflow-starts';
 import {
   deleteUpdate,
   ENDED_TICKET_WORKFLOW_TYPE,
@@ -48,8 +48,8 @@ export async function changeTicket<Ret, Args extends [any, ...any[]]>(
     } catch (err) {
       if (!(err instanceof WorkflowNotFoundError)) throw err;
       // created, but the start dispatcher has not started its workflow yet: start it with this change
-      const pending = await findTicketStart(deps.db, ticketId);
-      if (pending) return await startWithChange(deps, pending, update, args);
+      const pending = await findWorkflowStart(deps.db, ticketWorkflowId(ticketId));
+      if (pending) return await startWithChange(deps, pending.args[0] as CreateTicketInput, update, args);
       // or the dispatcher started it (and dropped the entry) between the two reads
       return await send();
     }
@@ -98,6 +98,17 @@ export function searchAttributesOf(input: CreateTicketInput) {
   return input.searchAttributes
     ? { WorkspaceId: [input.workspaceId], TicketStatus: ['open'], TicketPriority: [input.priority] }
     : undefined;
+}
+
+/** A new ticket's entry in the workflow-start outbox: `ticket/<id>` with its input and search attributes. */
+export function ticketWorkflowStart(input: CreateTicketInput): OutboxStart {
+  return {
+    workflowId: ticketWorkflowId(input.ticketId),
+    workflowType: TICKET_WORKFLOW_TYPE,
+    taskQueue: TICKETING_QUEUE,
+    args: [input],
+    searchAttributes: searchAttributesOf(input),
+  };
 }
 
 /**
