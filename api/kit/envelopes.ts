@@ -2,7 +2,7 @@
 // shape and code spelling. Routes throw AppError with the generic (ticketing) codes; the
 // platform and push presenters translate those, and pass their own codes through.
 import type { Context } from 'koa';
-import type { AppError } from '../errors';
+import type { AppError } from './errors';
 
 export interface ErrorEnvelope {
   /** the response body for `err` */

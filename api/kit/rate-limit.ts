@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import type Redis from 'ioredis';
 import type { Context, Middleware } from 'koa';
-import { errors } from '../errors';
+import { errors } from './errors';
 
 export const DEFAULT_WINDOW_MS = 60_000;
 

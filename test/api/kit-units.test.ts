@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
-import { AppError } from '../../api/errors';
+import { AppError } from '../../api/kit/errors';
 import { platformEnvelope, pushEnvelope, ticketingEnvelope } from '../../api/kit/envelopes';
 import { decodeCursor, encodeCursor, PageQuery, pageOf } from '../../api/kit/pagination';
 import { gate, withOverrides } from '../../api/kit/rate-limit';

@@ -16,7 +16,7 @@ import { findLivePushKeyByHash, type PushKeyPrincipalRow } from '../../../db/rep
 import { TtlCache } from '../../ticketing/auth/token-cache';
 import { perDeps, type AppDeps } from '../../deps';
 import { singleFlight } from '../../../lib/single-flight';
-import { errors } from '../../errors';
+import { errors } from '../../kit/errors';
 import { isDependencyDown } from '../../kit/dependency-errors';
 
 /** A found key is reused this long; an unknown hash (nobody can present a key before it exists) for 5 s. */

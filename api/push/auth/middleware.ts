@@ -5,7 +5,7 @@
 // counted per client IP before its 401 (failed authentication is throttled per IP).
 import type { Context, Middleware } from 'koa';
 import type { AppDeps } from '../../deps';
-import { AppError, errors } from '../../errors';
+import { AppError, errors } from '../../kit/errors';
 import { idempotency } from '../../kit/idempotency';
 import { applyRateLimit, gate } from '../../kit/rate-limit';
 import { touchPushApiKey } from '../../../db/repositories/push-api-keys';

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import './openapi';
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../../deps';
-import { AppError } from '../../errors';
+import { AppError } from '../../kit/errors';
 import { carriesSecret } from '../../kit/headers';
 import { idempotency } from '../../kit/idempotency';
 import { applyRateLimit, gate } from '../../kit/rate-limit';

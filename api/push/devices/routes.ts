@@ -5,7 +5,7 @@ import Router from '@koa/router';
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'koa';
 import type { AppDeps } from '../../deps';
-import { AppError } from '../../errors';
+import { AppError } from '../../kit/errors';
 import { offsetOf, pageOf } from '../../kit/pagination';
 import { parse } from '../../kit/validation';
 import { deleteDevice, findDevice, listDevices, registerDevice, updateDevice, type DeviceRow } from '../../../db/repositories/push-devices';

@@ -2,7 +2,7 @@
 import Router from '@koa/router';
 import { trackNotification, type TrackKind } from '../../../db/repositories/push-tracking';
 import type { AppDeps } from '../../deps';
-import { AppError } from '../../errors';
+import { AppError } from '../../kit/errors';
 import type { IdempotencyState } from '../../kit/idempotency';
 import { parse } from '../../kit/validation';
 import { appFor, principalOf, pushAuth, type PushPrincipal } from '../auth';

@@ -6,7 +6,7 @@ import { bindIdempotencyResource } from '../../../db/repositories/idempotency-ke
 import { createSend, deleteUnstartedSend, notificationIdsOf, sendableDevices } from '../../../db/repositories/push-sends';
 import { PUSH_QUEUE, PUSH_SEND_WORKFLOW_TYPE, pushSendWorkflowId, type PushSendInput } from '../../../workflows/push-send/contract';
 import type { AppDeps } from '../../deps';
-import { errors } from '../../errors';
+import { errors } from '../../kit/errors';
 import { isDependencyDown } from '../../kit/dependency-errors';
 import type { IdempotencyState } from '../../kit/idempotency';
 import type { SendNotificationBody } from './schema';

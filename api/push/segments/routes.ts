@@ -3,7 +3,7 @@
 import Router from '@koa/router';
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../../deps';
-import { AppError } from '../../errors';
+import { AppError } from '../../kit/errors';
 import { parse } from '../../kit/validation';
 import { countSegmentDevices } from '../../../db/repositories/push-devices';
 import { findSegment, insertSegment, listSegments } from '../../../db/repositories/push-segments';

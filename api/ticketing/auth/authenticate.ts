@@ -1,6 +1,6 @@
 import type { Context, Middleware } from 'koa';
 import type { AppDeps } from '../../deps';
-import { errors } from '../../errors';
+import { errors } from '../errors';
 import type { AuthContext } from '../access';
 import { authServices, type Resolved } from './credentials';
 import { gate, planLimits } from './rate-limit';

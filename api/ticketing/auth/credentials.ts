@@ -1,6 +1,6 @@
 import { perDeps, type AppDeps } from '../../deps';
 import { singleFlight } from '../../../lib/single-flight';
-import { errors } from '../../errors';
+import { errors } from '../errors';
 import { hashApiKey, keyKindOf } from '../../../lib/api-keys';
 import { webhookSecretKey } from '../../../lib/webhooks/secret-box';
 import type { AuthContext } from '../access';

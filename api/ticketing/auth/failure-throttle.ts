@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type Redis from 'ioredis';
-import { errors } from '../../errors';
+import { errors } from '../errors';
 
 // Failed authentication per client IP (finding 11): a rolling 60 s log of failures per
 // address in Redis. While an address has `limit` failures in its window, every attempt

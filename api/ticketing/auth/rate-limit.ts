@@ -2,7 +2,7 @@ import type { Config } from '../../../lib/config';
 import type Redis from 'ioredis';
 import type { Context, Middleware, Next } from 'koa';
 import type { AppDeps } from '../../deps';
-import { errors } from '../../errors';
+import { errors } from '../errors';
 import { applyRateLimit, gate as kitGate, withOverrides, type GateResult } from '../../kit/rate-limit';
 import { auth } from '../access';
 import type { Plan } from '../../../db/entities/organization.entity';

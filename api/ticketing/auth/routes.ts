@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { AppDeps } from '../../deps';
-import { errors } from '../../errors';
+import { errors } from '../errors';
 import { carriesSecret } from '../../kit/headers';
 import { idempotency } from '../../kit/idempotency';
 import { parse } from '../../kit/validation';

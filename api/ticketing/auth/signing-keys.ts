@@ -4,7 +4,7 @@ import type { Executor } from '../../../db/db';
 import { deleteSigningKeys, insertSigningKeyIfAbsent, listSigningKeys } from '../../../db/repositories/signing-keys';
 import type { Logger } from '../../../lib/logger';
 import { decryptSecret, encryptSecret } from '../../../lib/webhooks/secret-box';
-import { errors } from '../../errors';
+import { errors } from '../errors';
 import { TOKEN_TTL_SECONDS } from './tokens';
 
 export const ALG = 'RS256';

@@ -4,7 +4,8 @@ import { bindIdempotencyResource } from '../../../db/repositories/idempotency-ke
 import { enqueueTicketStart } from '../../../db/repositories/ticket-starts';
 import type { CreateTicketInput } from '../../../workflows/ticket/contract';
 import type { AppDeps } from '../../deps';
-import { AppError, errors } from '../../errors';
+import { AppError } from '../../kit/errors';
+import { errors } from '../errors';
 import type { IdempotencyState } from '../../kit/idempotency';
 import { quotaExceeded } from './quota';
 
