@@ -36,6 +36,7 @@ export interface Bucket {
 // script. Redis's own clock is used so API processes with skewed clocks agree. Refused
 // requests are not logged, so a client that keeps retrying during a 429 is not locked
 // out longer. The block marker is checked first and a blocked request consumes nothing.
+// A peek reads the window without taking a slot (whether one is free, and when one frees).
 const GATE_LUA = `
 if ARGV[4] == '1' and redis.call('EXISTS', KEYS[2]) == 1 then return {-1, 0, 0} end
 local t = redis.call('TIME')
@@ -46,10 +47,12 @@ redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
 local count = redis.call('ZCARD', KEYS[1])
 local allowed = 0
 if count < limit then
-  redis.call('ZADD', KEYS[1], now, t[1] .. t[2] .. ARGV[3])
-  redis.call('PEXPIRE', KEYS[1], window)
-  count = count + 1
   allowed = 1
+  if ARGV[5] ~= 'peek' then
+    redis.call('ZADD', KEYS[1], now, t[1] .. t[2] .. ARGV[3])
+    redis.call('PEXPIRE', KEYS[1], window)
+    count = count + 1
+  end
 end
 local reset = window
 local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
@@ -58,7 +61,7 @@ return {allowed, count, reset}
 `;
 
 type GateRedis = Redis & {
-  rateGate(log: string, blocked: string, windowMs: number, limit: number, nonce: string, checkBlocked: string): Promise<[number, number, number]>;
+  rateGate(log: string, blocked: string, windowMs: number, limit: number, nonce: string, checkBlocked: string, mode: GateMode): Promise<[number, number, number]>;
 };
 const defined = new WeakSet<Redis>();
 
@@ -71,8 +74,11 @@ function gateClient(redis: Redis): GateRedis {
   return redis as GateRedis;
 }
 
+/** `take`: one slot of the window when one is free; `peek`: only whether one is (nothing is counted). */
+export type GateMode = 'take' | 'peek';
+
 /** Takes one slot of the bucket's window (after its block check), atomically. */
-export async function gate(redis: Redis, bucket: Bucket): Promise<GateResult> {
+export async function gate(redis: Redis, bucket: Bucket, mode: GateMode = 'take'): Promise<GateResult> {
   const { limit } = bucket;
   let reply: [number, number, number];
   try {
@@ -83,6 +89,7 @@ export async function gate(redis: Redis, bucket: Bucket): Promise<GateResult> {
       limit,
       randomBytes(6).toString('hex'),
       bucket.blockedKey ? '1' : '0',
+      mode,
     );
   } catch {
     // Without Redis neither the limit nor the block marker can be enforced: fail closed.

@@ -16,7 +16,7 @@ export function anonymousLimit(deps: AppDeps): Middleware {
   return async (ctx, next) => {
     let result;
     try {
-      result = await gate(deps.redis, limits.bucket('push-anonymous-ip', limits.clientIp(ctx)));
+      result = await gate(deps.redis, limits.bucket('push-anonymous-ip', ctx.ip));
     } catch {
       result = undefined;
     }

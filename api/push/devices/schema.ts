@@ -5,6 +5,7 @@
 // segment filters (deviceMetadata.<key>) address every value.
 import { z } from '../../zod';
 import { PageQuery, PageSchema } from '../../kit/pagination';
+import { uuidField as uuid, uuidParam } from '../../kit/uuid';
 import { PLATFORMS } from '../../../lib/push/segments/filter';
 import { registry } from '../openapi';
 
@@ -17,8 +18,6 @@ export const MAX_USER_ID = 255;
 const NO_NUL = (s: string) => !s.includes('\u0000');
 const str = (max: number) =>
   z.string().max(max, `must be at most ${max} characters`).refine(NO_NUL, 'must not contain NUL characters');
-
-export const uuid = () => z.string().uuid('must be a uuid').openapi({ format: 'uuid', example: '3f8c2a9e-5b1d-4c7e-9a2f-1e6d8b0c4a7f' });
 
 /** `Android` / `iOS` in any letter case, answered in that spelling. */
 export const Platform = z
@@ -63,7 +62,7 @@ export const ListDevicesQuery = PageQuery.extend({
   userId: str(MAX_USER_ID).optional(),
 });
 
-export const DeviceIdParams = z.object({ deviceId: z.string().openapi({ format: 'uuid', example: '3f8c2a9e-5b1d-4c7e-9a2f-1e6d8b0c4a7f' }) });
+export const DeviceIdParams = z.object({ deviceId: uuidParam() });
 
 export const DeviceResponse = registry.register(
   'Device',

@@ -3,7 +3,8 @@
 import Router from '@koa/router';
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../../deps';
-import { AppError } from '../../kit/errors';
+import { AppError, errors } from '../../kit/errors';
+import { isUuid } from '../../kit/uuid';
 import { parse } from '../../kit/validation';
 import { countSegmentDevices } from '../../../db/repositories/push-devices';
 import { findSegment, insertSegment, listSegments } from '../../../db/repositories/push-segments';
@@ -13,8 +14,7 @@ import { presentSegment } from './presenters';
 import { CreateSegmentBody, ListSegmentsQuery, SegmentIdParams } from './schema';
 import './openapi';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const segmentNotFound = (id: string) => new AppError(404, 'RESOURCE_NOT_FOUND', `No segment with id '${id}'`);
+const segmentNotFound = (id: string) => errors.noSuch('segment', id);
 
 export function pushSegmentsRouter(deps: AppDeps): Router {
   const router = new Router();
@@ -31,7 +31,7 @@ export function pushSegmentsRouter(deps: AppDeps): Router {
       filter: body.filter,
     }).catch((err) => {
       // the app was deleted after appFor found it
-      if (isForeignKeyViolation(err)) throw new AppError(404, 'RESOURCE_NOT_FOUND', `No app with id '${app.id}'`);
+      if (isForeignKeyViolation(err)) throw errors.noSuch('app', app.id);
       throw err;
     });
     ctx.status = 201;
@@ -46,7 +46,7 @@ export function pushSegmentsRouter(deps: AppDeps): Router {
 
   router.get('/segments/:segmentId/device-count', anyone, async (ctx) => {
     const { segmentId } = parse(SegmentIdParams, ctx.params);
-    const segment = UUID.test(segmentId) ? await findSegment(deps.db, segmentId) : null;
+    const segment = isUuid(segmentId) ? await findSegment(deps.db, segmentId) : null;
     if (!segment) throw segmentNotFound(segmentId);
     try {
       await appFor(ctx, deps, segment.appId);

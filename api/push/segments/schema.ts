@@ -3,7 +3,7 @@
 // segment); filter-schema.ts makes it a request field.
 import { z } from '../../zod';
 import { registry } from '../openapi';
-import { uuid } from '../devices/schema';
+import { uuidField as uuid, uuidParam } from '../../kit/uuid';
 import { SegmentFilterField, SegmentFilterResponse } from './filter-schema';
 
 const NO_NUL = (s: string) => !s.includes('\u0000');
@@ -31,7 +31,7 @@ export const CreateSegmentBody = z
 
 export const ListSegmentsQuery = z.object({ appId: uuid() });
 
-export const SegmentIdParams = z.object({ segmentId: z.string().openapi({ format: 'uuid', example: '3f8c2a9e-5b1d-4c7e-9a2f-1e6d8b0c4a7f' }) });
+export const SegmentIdParams = z.object({ segmentId: uuidParam() });
 
 export const SegmentResponse = registry.register(
   'Segment',

@@ -51,7 +51,7 @@ export function authenticate(deps: AppDeps): Middleware {
     }
     ctx.state.auth = toAuthContext(resolved);
     ctx.state.rateLimit = result;
-    if (result.allowed) services.touch(resolved.row.id);
+    if (result.allowed) services.keys.touch(resolved.row.id);
     await next();
   };
 }
