@@ -3,7 +3,7 @@
 // its limit and window are the caller's inputs; the spec of each API decides them.
 import { randomBytes } from 'node:crypto';
 import type Redis from 'ioredis';
-import type { Context, Middleware } from 'koa';
+import type { Context } from 'koa';
 import { errors } from './errors';
 
 export const DEFAULT_WINDOW_MS = 60_000;
@@ -20,12 +20,12 @@ export interface GateResult {
 }
 
 export interface Bucket {
-  /** the Redis key of the bucket's window, e.g. `auth:{key_…}:rl` or `ip:{203.0.113.9}:post-auth` */
+  /** the Redis key of the bucket's window, e.g. `auth:{key_…}:rl` or `auth:ip:{203.0.113.9}:failures` */
   key: string;
   limit: number;
   windowMs?: number;
   /**
-   * A key whose existence refuses the request before counting (the ticketing revocation
+   * A key whose existence refuses the request before counting (an API key's revocation
    * marker), checked in the same round trip. Same hash tag as `key` on Redis Cluster.
    */
   blockedKey?: string;
@@ -112,21 +112,6 @@ export function applyRateLimit(ctx: Context, result: GateResult): void {
   ctx.set('X-RateLimit-Remaining', String(result.remaining));
   ctx.set('X-RateLimit-Reset', String(result.resetSeconds));
   if (!result.allowed) throw errors.rateLimited(result.resetSeconds);
-}
-
-/** Reads and writes are separate limit groups where a spec gives them separate numbers. */
-export const isWrite = (method: string) => !['GET', 'HEAD', 'OPTIONS'].includes(method);
-
-/**
- * A middleware that gates each request on the bucket `bucketOf` picks for it (null: not
- * limited here), e.g. per token for reads and writes apart, or per IP for public routes.
- */
-export function rateLimitGate(redis: Redis, bucketOf: (ctx: Context) => Bucket | null): Middleware {
-  return async (ctx, next) => {
-    const bucket = bucketOf(ctx);
-    if (bucket) applyRateLimit(ctx, await gate(redis, bucket));
-    await next();
-  };
 }
 
 /**
