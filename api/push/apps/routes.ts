@@ -1,5 +1,4 @@
 import Router from '@koa/router';
-import './openapi';
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../../deps';
 import { errors } from '../../kit/errors';

@@ -13,7 +13,6 @@ import { deleteDevice, findDevice, listDevices, registerDevice, updateDevice, ty
 import { appFor, pushAuth, type PushPrincipal } from '../auth';
 import { presentDevice } from './presenters';
 import { DeviceIdParams, ListDevicesQuery, RegisterDeviceBody, UpdateDeviceBody } from './schema';
-import './openapi';
 
 /** Postgres refused a row whose app is gone (foreign_key_violation). */
 export const isForeignKeyViolation = (err: any): boolean => (err?.driverError?.code ?? err?.code) === '23503';

@@ -8,7 +8,6 @@ import { parse } from '../../kit/validation';
 import { appFor, principalOf, pushAuth, type PushPrincipal } from '../auth';
 import { SendNotificationBody, TrackBody } from './schema';
 import { sendNotification } from './send';
-import './openapi-paths';
 
 export function pushNotificationsRouter(deps: AppDeps): Router {
   const router = new Router();

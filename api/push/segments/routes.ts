@@ -12,7 +12,6 @@ import { appFor, pushAuth } from '../auth';
 import { isForeignKeyViolation } from '../devices/routes';
 import { presentSegment } from './presenters';
 import { CreateSegmentBody, ListSegmentsQuery, SegmentIdParams } from './schema';
-import './openapi';
 
 const segmentNotFound = (id: string) => errors.noSuch('segment', id);
 

@@ -9,7 +9,7 @@ import { erasePlayer } from './erasure';
 import { looksLikeId } from './params';
 import { presentPlayer, presentPlayerTicket } from './presenters';
 import { PlayerLookupQuery, PlayerTicketsQuery, UpsertPlayerBody } from './schema';
-import { upsertPlayer } from './service';
+import { upsertPlayer } from './gateway';
 import { canUseWorkspace } from './visibility';
 
 /**

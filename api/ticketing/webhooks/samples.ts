@@ -1,5 +1,5 @@
 // Sample `data` for the test-event sender: the same shapes real events carry
-// (activities/tickets/events.ts, players/service.ts, apply-change.ts), with ids that say
+// (activities/tickets/events.ts, players/gateway.ts, apply-change.ts), with ids that say
 // `_test_` so no receiver mistakes them for real objects or finds them in the API.
 import { randomBytes } from 'node:crypto';
 import { ID_ALPHABET } from '../../../lib/ids';
