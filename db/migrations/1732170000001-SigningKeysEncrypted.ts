@@ -2,7 +2,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { decryptSecret, encryptSecret, webhookSecretKey } from '../../lib/webhooks/secret-box';
 import { loadConfig } from '../../lib/config';
 
-// The format as of this migration (api/ticketing/auth/signing-keys.ts reads it): the
+// The format as of this migration (api/kit/auth/signing-keys.ts reads it): the
 // JWK as JSON, bound to its row by the context `signing_keys:<kid>`.
 const context = (kid: string) => `signing_keys:${kid}`;
 
