@@ -133,6 +133,30 @@ export async function appFor(ctx: Context, deps: AppDeps, appId: string): Promis
   return app;
 }
 
+/**
+ * A row of an app (a device, a segment) found by its id, if the principal may use that
+ * app: a malformed or unknown id and a row of another company's app are the same 404
+ * (`No <what> with id '<id>'`), never "exists elsewhere"; an API key of another app of the
+ * company is appFor's 403.
+ */
+export async function appRowFor<R extends { appId: string }>(
+  ctx: Context,
+  deps: AppDeps,
+  what: string,
+  id: string,
+  find: (id: string) => Promise<R | null>,
+): Promise<R> {
+  const row = isUuid(id) ? await find(id) : null;
+  if (!row) throw errors.noSuch(what, id);
+  try {
+    await appFor(ctx, deps, row.appId);
+  } catch (err) {
+    if (err instanceof AppError && err.status === 404) throw errors.noSuch(what, id);
+    throw err;
+  }
+  return row;
+}
+
 /** Managing apps and keys needs a user: an API key (scoped to its app's use) gets 403. */
 export function requireUser(ctx: Context): Extract<PushPrincipal, { kind: 'user' }> {
   const p = principalOf(ctx);

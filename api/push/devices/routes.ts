@@ -5,32 +5,19 @@ import Router from '@koa/router';
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'koa';
 import type { AppDeps } from '../../deps';
-import { AppError, errors } from '../../kit/errors';
+import { errors } from '../../kit/errors';
 import { offsetOf, pageOf } from '../../kit/pagination';
-import { isUuid } from '../../kit/uuid';
 import { parse } from '../../kit/validation';
 import { deleteDevice, findDevice, listDevices, registerDevice, updateDevice, type DeviceRow } from '../../../db/repositories/push-devices';
-import { appFor, pushAuth, type PushPrincipal } from '../auth';
+import { appFor, appRowFor, pushAuth, type PushPrincipal } from '../auth';
 import { presentDevice } from './presenters';
 import { DeviceIdParams, ListDevicesQuery, RegisterDeviceBody, UpdateDeviceBody } from './schema';
 
 /** Postgres refused a row whose app is gone (foreign_key_violation). */
 export const isForeignKeyViolation = (err: any): boolean => (err?.driverError?.code ?? err?.code) === '23503';
-const deviceNotFound = (id: string) => errors.noSuch('device', id);
 
 /** The device if the principal may use its app (404 for anything it may not see). */
-export async function deviceFor(ctx: Context, deps: AppDeps, id: string): Promise<DeviceRow> {
-  const device = isUuid(id) ? await findDevice(deps.db, id) : null;
-  if (!device) throw deviceNotFound(id);
-  try {
-    await appFor(ctx, deps, device.appId);
-  } catch (err) {
-    // another company's device reads as absent, never as "exists elsewhere"
-    if (err instanceof AppError && err.status === 404) throw deviceNotFound(id);
-    throw err;
-  }
-  return device;
-}
+const deviceFor = (ctx: Context, deps: AppDeps, id: string): Promise<DeviceRow> => appRowFor(ctx, deps, 'device', id, (i) => findDevice(deps.db, i));
 
 export function pushDevicesRouter(deps: AppDeps): Router {
   const router = new Router();
@@ -81,7 +68,7 @@ export function pushDevicesRouter(deps: AppDeps): Router {
     const device = await deviceFor(ctx, deps, deviceId);
     const body = parse(UpdateDeviceBody, ctx.request.body);
     const updated = await updateDevice(deps.db, device.id, body);
-    if (!updated) throw deviceNotFound(deviceId);
+    if (!updated) throw errors.noSuch('device', deviceId);
     ctx.body = presentDevice(updated);
   });
 

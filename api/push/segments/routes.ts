@@ -3,17 +3,15 @@
 import Router from '@koa/router';
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../../deps';
-import { AppError, errors } from '../../kit/errors';
-import { isUuid } from '../../kit/uuid';
+import { errors } from '../../kit/errors';
 import { parse } from '../../kit/validation';
 import { countSegmentDevices } from '../../../db/repositories/push-devices';
 import { findSegment, insertSegment, listSegments } from '../../../db/repositories/push-segments';
-import { appFor, pushAuth } from '../auth';
+import { appFor, appRowFor, pushAuth } from '../auth';
 import { isForeignKeyViolation } from '../devices/routes';
 import { presentSegment } from './presenters';
 import { CreateSegmentBody, ListSegmentsQuery, SegmentIdParams } from './schema';
 
-const segmentNotFound = (id: string) => errors.noSuch('segment', id);
 
 export function pushSegmentsRouter(deps: AppDeps): Router {
   const router = new Router();
@@ -45,14 +43,7 @@ export function pushSegmentsRouter(deps: AppDeps): Router {
 
   router.get('/segments/:segmentId/device-count', anyone, async (ctx) => {
     const { segmentId } = parse(SegmentIdParams, ctx.params);
-    const segment = isUuid(segmentId) ? await findSegment(deps.db, segmentId) : null;
-    if (!segment) throw segmentNotFound(segmentId);
-    try {
-      await appFor(ctx, deps, segment.appId);
-    } catch (err) {
-      if (err instanceof AppError && err.status === 404) throw segmentNotFound(segmentId);
-      throw err;
-    }
+    const segment = await appRowFor(ctx, deps, 'segment', segmentId, (id) => findSegment(deps.db, id));
     ctx.body = { count: await countSegmentDevices(deps.db, segment.appId, segment.filter) };
   });
 
