@@ -14,7 +14,7 @@ import { ensureOrganization } from '../db/repositories/organizations';
 import { ensureWorkspace } from '../db/repositories/workspaces';
 import { generateApiKey, hashApiKey } from '../lib/api-keys';
 import { masterKey } from '../lib/crypto/master-key';
-import { rotateSigningKey } from '../api/ticketing/auth/signing-keys';
+import { rotateSigningKey } from '../api/kit/auth/signing-keys';
 import { loadConfig } from '../lib/config';
 import { newId } from '../lib/ids';
 import { loadEnvFile } from './env-file';

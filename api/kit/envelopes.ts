@@ -1,8 +1,9 @@
 // One error envelope per API: the three specs are not reconciled, so each keeps its own
-// shape and code spelling. Routes throw AppError with the generic (ticketing) codes; the
-// platform and push presenters translate those, and pass their own codes through.
+// shape and code spelling. Routes throw AppError with the generic codes (errors.ts, which
+// the ticketing envelope shows as they are); the platform and push presenters translate
+// those, and pass an API's own codes through.
 import type { Context } from 'koa';
-import type { AppError } from '../errors';
+import type { AppError } from './errors';
 
 export interface ErrorEnvelope {
   /** the response body for `err` */

@@ -1,5 +1,5 @@
 import type { Context, Middleware } from 'koa';
-import { AppError, errors } from '../errors';
+import { AppError, errors } from './errors';
 import { DomainError, type DomainErrorKind } from '../../domain/errors';
 import type { Logger } from '../../lib/logger';
 import { ticketingEnvelope, type ErrorEnvelope } from './envelopes';

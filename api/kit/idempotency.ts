@@ -11,7 +11,7 @@ import {
   releaseIdempotencyKey,
 } from '../../db/repositories/idempotency-keys';
 import type { AppDeps } from '../deps';
-import { errors } from '../errors';
+import { errors } from './errors';
 import { rawBody } from './input-limits';
 
 const TTL_HOURS = 24;

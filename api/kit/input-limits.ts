@@ -7,7 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import { Transform } from 'node:stream';
 import type { Context, Middleware } from 'koa';
 import { koaBody } from 'koa-body';
-import { AppError, errors } from '../errors';
+import { AppError, errors } from './errors';
 
 /** Objects and arrays inside each other: deeper is a 400 (a 10,000-deep `metadata` broke the payload converter). */
 export const MAX_JSON_DEPTH = 32;

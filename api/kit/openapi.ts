@@ -1,5 +1,5 @@
 // One OpenAPI registry per API, each served at that API's `<prefix>/openapi.json`
-// (design principle 4: the zod schemas the routes validate with are the document).
+// (the zod schemas the routes validate with are the document, so the two cannot drift).
 // The kit also writes the statuses every operation can answer because of the kit
 // itself (input limits, 413, idempotency 409, rate limits, 503), so that no status an
 // API can send is missing from its document.

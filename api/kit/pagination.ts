@@ -1,7 +1,7 @@
 // One pagination module for every API: the opaque keyset cursor (ticket lists, delivery
 // logs) and page/pageSize paging answered as { items, total, page, pageSize, totalPages }
 // (the push spec's lists: devices, campaigns, trial requests).
-import { errors } from '../errors';
+import { errors } from './errors';
 import { z } from '../zod';
 
 /** A cursor is the position of the last row shown, as base64url JSON: opaque to clients. */

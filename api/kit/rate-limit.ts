@@ -3,8 +3,8 @@
 // its limit and window are the caller's inputs; the spec of each API decides them.
 import { randomBytes } from 'node:crypto';
 import type Redis from 'ioredis';
-import type { Context, Middleware } from 'koa';
-import { errors } from '../errors';
+import type { Context } from 'koa';
+import { errors } from './errors';
 
 export const DEFAULT_WINDOW_MS = 60_000;
 
@@ -20,12 +20,12 @@ export interface GateResult {
 }
 
 export interface Bucket {
-  /** the Redis key of the bucket's window, e.g. `auth:{key_…}:rl` or `ip:{203.0.113.9}:post-auth` */
+  /** the Redis key of the bucket's window, e.g. `auth:{key_…}:rl` or `auth:ip:{203.0.113.9}:failures` */
   key: string;
   limit: number;
   windowMs?: number;
   /**
-   * A key whose existence refuses the request before counting (the ticketing revocation
+   * A key whose existence refuses the request before counting (an API key's revocation
    * marker), checked in the same round trip. Same hash tag as `key` on Redis Cluster.
    */
   blockedKey?: string;
@@ -36,6 +36,7 @@ export interface Bucket {
 // script. Redis's own clock is used so API processes with skewed clocks agree. Refused
 // requests are not logged, so a client that keeps retrying during a 429 is not locked
 // out longer. The block marker is checked first and a blocked request consumes nothing.
+// A peek reads the window without taking a slot (whether one is free, and when one frees).
 const GATE_LUA = `
 if ARGV[4] == '1' and redis.call('EXISTS', KEYS[2]) == 1 then return {-1, 0, 0} end
 local t = redis.call('TIME')
@@ -46,10 +47,12 @@ redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
 local count = redis.call('ZCARD', KEYS[1])
 local allowed = 0
 if count < limit then
-  redis.call('ZADD', KEYS[1], now, t[1] .. t[2] .. ARGV[3])
-  redis.call('PEXPIRE', KEYS[1], window)
-  count = count + 1
   allowed = 1
+  if ARGV[5] ~= 'peek' then
+    redis.call('ZADD', KEYS[1], now, t[1] .. t[2] .. ARGV[3])
+    redis.call('PEXPIRE', KEYS[1], window)
+    count = count + 1
+  end
 end
 local reset = window
 local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
@@ -58,7 +61,7 @@ return {allowed, count, reset}
 `;
 
 type GateRedis = Redis & {
-  rateGate(log: string, blocked: string, windowMs: number, limit: number, nonce: string, checkBlocked: string): Promise<[number, number, number]>;
+  rateGate(log: string, blocked: string, windowMs: number, limit: number, nonce: string, checkBlocked: string, mode: GateMode): Promise<[number, number, number]>;
 };
 const defined = new WeakSet<Redis>();
 
@@ -71,8 +74,11 @@ function gateClient(redis: Redis): GateRedis {
   return redis as GateRedis;
 }
 
+/** `take`: one slot of the window when one is free; `peek`: only whether one is (nothing is counted). */
+export type GateMode = 'take' | 'peek';
+
 /** Takes one slot of the bucket's window (after its block check), atomically. */
-export async function gate(redis: Redis, bucket: Bucket): Promise<GateResult> {
+export async function gate(redis: Redis, bucket: Bucket, mode: GateMode = 'take'): Promise<GateResult> {
   const { limit } = bucket;
   let reply: [number, number, number];
   try {
@@ -83,6 +89,7 @@ export async function gate(redis: Redis, bucket: Bucket): Promise<GateResult> {
       limit,
       randomBytes(6).toString('hex'),
       bucket.blockedKey ? '1' : '0',
+      mode,
     );
   } catch {
     // Without Redis neither the limit nor the block marker can be enforced: fail closed.
@@ -105,21 +112,6 @@ export function applyRateLimit(ctx: Context, result: GateResult): void {
   ctx.set('X-RateLimit-Remaining', String(result.remaining));
   ctx.set('X-RateLimit-Reset', String(result.resetSeconds));
   if (!result.allowed) throw errors.rateLimited(result.resetSeconds);
-}
-
-/** Reads and writes are separate limit groups where a spec gives them separate numbers. */
-export const isWrite = (method: string) => !['GET', 'HEAD', 'OPTIONS'].includes(method);
-
-/**
- * A middleware that gates each request on the bucket `bucketOf` picks for it (null: not
- * limited here), e.g. per token for reads and writes apart, or per IP for public routes.
- */
-export function rateLimitGate(redis: Redis, bucketOf: (ctx: Context) => Bucket | null): Middleware {
-  return async (ctx, next) => {
-    const bucket = bucketOf(ctx);
-    if (bucket) applyRateLimit(ctx, await gate(redis, bucket));
-    await next();
-  };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { ZodError, ZodTypeAny, z as Z } from 'zod';
-import { errors, type FieldErrors } from '../errors';
+import { errors, type FieldErrors } from './errors';
 
 /** zod's issues by field path (`tags.2`); issues about the whole input go under `_`. */
 export function fieldErrors(error: ZodError): FieldErrors {

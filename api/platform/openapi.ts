@@ -1,5 +1,5 @@
-// The /platform/v1 OpenAPI document. Only /health is served until the platform API's
-// issue lands; its routes will register here from their schemas.
+// The /platform/v1 OpenAPI document. Only /health is served so far; the platform API's
+// resources will register their paths here from their schemas.
 import { createApiDocs } from '../kit/openapi';
 import { z } from '../zod';
 

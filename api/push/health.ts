@@ -1,10 +1,36 @@
-// GET /api/v1/health (no auth): the spec's `{status, version, timestamp, checks}` with
+// GET /api/v1/health (no auth) and its OpenAPI path: the spec's `{status, version, timestamp, checks}` with
 // `database` and `redis`. A dependency that does not answer within CHECK_TIMEOUT_MS is
 // `down` and the whole answer a 503 (with the push envelope's message and code) naming it.
 import type { Context, Middleware } from 'koa';
 import type { AppDeps } from '../deps';
+import { json } from '../kit/openapi';
 import { applyRateLimit, gate } from '../kit/rate-limit';
+import { z } from '../zod';
 import { pushLimits } from './auth/limits';
+import { ErrorEnvelope, registry } from './openapi';
+
+const Health = z
+  .object({
+    status: z.enum(['ok', 'unavailable']),
+    version: z.string(),
+    timestamp: z.string().datetime(),
+    checks: z.object({ database: z.enum(['ok', 'down']), redis: z.enum(['ok', 'down']) }),
+    message: z.string().optional(),
+    code: z.string().optional(),
+  })
+  .openapi('PushHealth');
+
+registry.registerPath({
+  method: 'get',
+  path: '/api/v1/health',
+  summary: 'Health of the API and its dependencies (no auth)',
+  security: [],
+  responses: {
+    200: json(Health, 'every dependency answers'),
+    429: { description: 'RATE_LIMITED', content: { 'application/json': { schema: ErrorEnvelope } } },
+    503: json(Health, 'SERVICE_UNAVAILABLE: a dependency is down (named in checks and message); Retry-After'),
+  },
+});
 
 /**
  * The per-IP window of requests that need no credential (health, the OpenAPI document).
@@ -16,7 +42,7 @@ export function anonymousLimit(deps: AppDeps): Middleware {
   return async (ctx, next) => {
     let result;
     try {
-      result = await gate(deps.redis, limits.bucket('push-anonymous-ip', limits.clientIp(ctx)));
+      result = await gate(deps.redis, limits.bucket('push-anonymous-ip', ctx.ip));
     } catch {
       result = undefined;
     }

@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { errors } from '../errors';
+import { errors } from './errors';
 import type { AppDeps } from '../deps';
 import { findWorkspaceAccess } from '../../db/repositories/workspaces';
 

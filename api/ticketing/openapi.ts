@@ -6,7 +6,7 @@ import './players/schema';
 import './agents/schema';
 import './settings/schema';
 import './tickets/schema';
-import './webhooks/openapi-paths';
+import './webhooks/schema';
 
 registry.registerPath({
   method: 'get',

@@ -1,7 +1,7 @@
 import type { JWK } from 'jose';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
-/** RS256 keys that sign access tokens (api/ticketing/auth/signing-keys.ts). */
+/** RS256 keys that sign access tokens (api/kit/auth/signing-keys.ts). */
 @Entity({ name: 'signing_keys' })
 export class SigningKey {
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'signing_keys_pkey' })

@@ -3,7 +3,7 @@ import { masterKey } from '../../lib/crypto/master-key';
 import { decryptSecret, encryptSecret } from '../../lib/crypto/secret-box';
 import { loadConfig } from '../../lib/config';
 
-// The format as of this migration (api/ticketing/auth/signing-keys.ts reads it): the
+// The format as of this migration (api/kit/auth/signing-keys.ts reads it): the
 // JWK as JSON, bound to its row by the context `signing_keys:<kid>`.
 const context = (kid: string) => `signing_keys:${kid}`;
 

@@ -1,5 +1,5 @@
 // signing_keys: the RS256 keys that sign access tokens, when JWT_PRIVATE_KEY is not set;
-// the private halves only sealed in the secret box (api/ticketing/auth/signing-keys.ts).
+// the private halves only sealed in the secret box (api/kit/auth/signing-keys.ts).
 import { In } from 'typeorm';
 import { SigningKey } from '../entities';
 import { managerOf, type Executor } from '../db';

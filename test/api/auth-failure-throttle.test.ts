@@ -1,4 +1,4 @@
-// Failed authentication is throttled per client IP (finding 11): after the configured
+// Failed authentication is throttled per client IP (docs/auth.md): after the configured
 // number of wrong keys in a rolling minute, the address gets 429 — even for a right key —
 // while other addresses are unaffected. The address is the socket's; X-Forwarded-For
 // counts only from TRUSTED_PROXIES. Each test connects from its own loopback address

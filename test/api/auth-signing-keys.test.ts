@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { decodeProtectedHeader, exportJWK, generateKeyPair } from 'jose';
 import { masterKey } from '../../lib/crypto/master-key';
-import { openPrivateJwk, retiredKeyGraceMs, rotateSigningKey } from '../../api/ticketing/auth/signing-keys';
+import { openPrivateJwk, retiredKeyGraceMs, rotateSigningKey } from '../../api/kit/auth/signing-keys';
 import { SigningKeysEncrypted1732170000001 } from '../../db/migrations/1732170000001-SigningKeysEncrypted';
 import { connectDb, type Db } from '../../db/db';
 import { loadConfig } from '../../lib/config';

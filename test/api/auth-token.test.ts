@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, importJWK, jwtVerify, SignJWT } from 'jose';
 import { authCacheStats } from '../../api/ticketing/auth';
-import { openPrivateJwk } from '../../api/ticketing/auth/signing-keys';
+import { openPrivateJwk } from '../../api/kit/auth/signing-keys';
 import { masterKey } from '../../lib/crypto/master-key';
 import { startApi, type TestApi } from '../support/api';
 import { createApiKey, createOrganization } from '../support/factories';

@@ -1,12 +1,14 @@
 // Pure and Redis-level pieces of the HTTP kit: pagination, cursors, the rate-limit gate
-// with its bucket and window as inputs, and the RATE_LIMITS overrides.
+// with its bucket and window as inputs (and its peek), the RATE_LIMITS overrides, and the
+// credential cache.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
-import { AppError } from '../../api/errors';
+import { AppError } from '../../api/kit/errors';
 import { platformEnvelope, pushEnvelope, ticketingEnvelope } from '../../api/kit/envelopes';
 import { decodeCursor, encodeCursor, PageQuery, pageOf } from '../../api/kit/pagination';
 import { gate, withOverrides } from '../../api/kit/rate-limit';
+import { credentialCache } from '../../api/kit/auth/credential-cache';
 import { parse } from '../../api/kit/validation';
 import { jsonProblem } from '../../api/kit/input-limits';
 import { loadConfig } from '../../lib/config';
@@ -100,10 +102,84 @@ describe('rate-limit gate', () => {
     assert.equal(await redis.exists(`${key}:rl`), 0);
   });
 
+  it('a peek reads the window without taking a slot', async () => {
+    const key = `t:{${randomUUID()}}:failures`;
+    assert.equal((await gate(redis, { key, limit: 1 }, 'peek')).allowed, true);
+    assert.equal(await redis.exists(key), 0, 'nothing counted');
+    assert.equal((await gate(redis, { key, limit: 1 })).allowed, true);
+    const full = await gate(redis, { key, limit: 1 }, 'peek');
+    assert.equal(full.allowed, false);
+    assert.ok(full.resetSeconds >= 1 && full.resetSeconds <= 60);
+    assert.equal(await redis.zcard(key), 1, 'a peek adds nothing');
+  });
+
   it('RATE_LIMITS overrides any named limit group', () => {
     const config = loadConfig({ RATE_LIMITS: 'scale=100000, push.ip=7, bogus=x' });
     assert.deepEqual(config.rateLimits, { scale: 100000, 'push.ip': 7 });
     assert.deepEqual(withOverrides({ starter: 120, scale: 3000 }, config.rateLimits), { starter: 120, scale: 100000 });
     assert.deepEqual(withOverrides({ 'push.ip': 30 }, config.rateLimits), { 'push.ip': 7 });
+  });
+});
+
+describe('credential cache', () => {
+  let redis: Redis;
+  beforeAll(() => {
+    redis = new Redis(process.env.REDIS_URL!);
+  });
+  afterAll(() => redis.disconnect());
+  const logger = { warn: () => undefined } as never;
+
+  it('reuses a found row and a miss, shares concurrent loads, reads again what is not servable', async () => {
+    const counters = { hits: 0, misses: 0 };
+    let servable = true;
+    const cache = credentialCache<{ id: string }>({ redis, logger, counters, revokedMarker: (id) => `t:{${id}}:revoked`, recordUse: async () => undefined, servable: () => servable });
+    let loads = 0;
+    const load = async () => (loads++, { id: 'k1' });
+    await Promise.all([cache.get('h:a', load), cache.get('h:a', load)]);
+    assert.equal(loads, 1, 'one query for concurrent misses');
+    assert.deepEqual(await cache.get('h:a', load), { id: 'k1' });
+    assert.equal(loads, 1, 'then a hit');
+    assert.equal(await cache.get('h:none', async () => (loads++, null)), null);
+    assert.equal(await cache.get('h:none', async () => (loads++, null)), null);
+    assert.equal(loads, 2, 'an unknown key is remembered too');
+    servable = false;
+    await cache.get('h:a', load);
+    await cache.get('h:a', load);
+    assert.equal(loads, 4, 'a row that may not be served from the cache is read every time');
+    servable = true;
+    await cache.get('h:a', load);
+    assert.equal(loads, 4, 'served from the cache again');
+    cache.forget('k1');
+    await cache.get('h:a', load);
+    assert.equal(loads, 5, 'forget drops the row');
+  });
+
+  it('touches a key at most once a minute, off the request path; markRevoked sets the markers for a day', async () => {
+    const uses: string[] = [];
+    let release!: () => void;
+    const written = new Promise<void>((r) => (release = r));
+    const cache = credentialCache<{ id: string }>({
+      redis,
+      logger,
+      counters: { hits: 0, misses: 0 },
+      revokedMarker: (id) => `t:{${id}}:revoked`,
+      recordUse: async (id) => {
+        uses.push(id);
+        await written;
+      },
+    });
+    cache.touch('k1');
+    cache.touch('k1');
+    assert.deepEqual(uses, ['k1'], 'started at once, once');
+    let settled = false;
+    const pending = cache.pendingTouch('k1').then(() => (settled = true));
+    await new Promise((r) => setImmediate(r));
+    assert.equal(settled, false, 'the write is still in flight; touch() did not wait for it');
+    release();
+    await pending;
+    const id = randomUUID();
+    await cache.markRevoked([id]);
+    const ttl = await redis.ttl(`t:{${id}}:revoked`);
+    assert.ok(ttl > 23 * 3600 && ttl <= 24 * 3600, `marker TTL ${ttl}`);
   });
 });

@@ -5,7 +5,6 @@ import type { AppDeps } from '../../deps';
 import { parse } from '../../kit/validation';
 import { appFor, pushAuth } from '../auth';
 import { OverviewQuery, periodOf, TimeSeriesQuery } from './schema';
-import './openapi-paths';
 
 /** A share of `sent`, 0 when nothing was sent. */
 const rate = (part: number, sent: number) => (sent > 0 ? Math.min(1, part / sent) : 0);

@@ -1,5 +1,7 @@
-// GET /analytics/overview and /analytics/time-series: query and response schemas.
+// GET /analytics/overview and /analytics/time-series: query and response schemas, and
+// their OpenAPI paths.
 import { z } from '../../zod';
+import { errorResponses, registry, USER_OR_API_KEY } from '../openapi';
 
 export const GRANULARITIES = ['hour', 'day', 'week'] as const;
 
@@ -82,3 +84,29 @@ export const TimeSeries = z
     ),
   })
   .openapi('AnalyticsTimeSeries');
+
+// The OpenAPI paths of the resource, from the schemas above.
+
+registry.registerPath({
+  method: 'get',
+  path: '/api/v1/analytics/overview',
+  summary: "An app's devices and the notifications queued in a period, with delivery and open rates (0 when nothing was sent)",
+  security: USER_OR_API_KEY,
+  request: { query: OverviewQuery.innerType() },
+  responses: {
+    200: { description: 'the overview', content: { 'application/json': { schema: Overview } } },
+    ...errorResponses(404),
+  },
+});
+
+registry.registerPath({
+  method: 'get',
+  path: '/api/v1/analytics/time-series',
+  summary: 'Sent, delivered, opened and failed notifications per hour, day or week (UTC buckets, empty ones included)',
+  security: USER_OR_API_KEY,
+  request: { query: TimeSeriesQuery.innerType() },
+  responses: {
+    200: { description: 'one entry per bucket', content: { 'application/json': { schema: TimeSeries } } },
+    ...errorResponses(404),
+  },
+});

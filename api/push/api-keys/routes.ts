@@ -1,12 +1,13 @@
 import Router from '@koa/router';
-import './openapi';
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../../deps';
+import { errors } from '../../kit/errors';
 import { carriesSecret } from '../../kit/headers';
+import { isUuid } from '../../kit/uuid';
 import { parse } from '../../kit/validation';
 import { findPushApiKey, insertPushApiKey, listPushApiKeys, revokePushApiKey } from '../../../db/repositories/push-api-keys';
 import { generatePushApiKey } from '../../../lib/push/api-keys';
-import { appFor, isUuid, notFound, pushApiKeys, pushAuth, requireUser } from '../auth';
+import { appFor, pushApiKeys, pushAuth, requireUser } from '../auth';
 import { presentApiKey } from './presenters';
 import { CreateApiKeyRequest, ListApiKeysQuery } from './schema';
 
@@ -30,6 +31,8 @@ export function pushApiKeysRouter(deps: AppDeps): Router {
     requireUser(ctx);
     const { appId } = parse(ListApiKeysQuery, ctx.query);
     const app = await appFor(ctx, deps, appId);
+    // the uses this process has answered show in lastUsedAt
+    await pushApiKeys(deps).pendingTouches();
     ctx.body = (await listPushApiKeys(deps.db, app.id)).map(presentApiKey);
   });
 
@@ -37,7 +40,7 @@ export function pushApiKeysRouter(deps: AppDeps): Router {
     const user = requireUser(ctx);
     const id = ctx.params.keyId;
     const key = isUuid(id) ? await findPushApiKey(deps.db, id) : null;
-    if (!key || key.companyId !== user.companyId) throw notFound('API key', id);
+    if (!key || key.companyId !== user.companyId) throw errors.noSuch('API key', id);
     // the Redis marker first: every process refuses the key from the next request on,
     // whatever its key cache holds (api/push/auth/api-key-cache.ts)
     await pushApiKeys(deps).revoke([key.id]);

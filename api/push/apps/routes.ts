@@ -1,8 +1,7 @@
 import Router from '@koa/router';
-import './openapi';
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../../deps';
-import { errors } from '../../errors';
+import { errors } from '../../kit/errors';
 import { parse } from '../../kit/validation';
 import {
   deletePushApp,

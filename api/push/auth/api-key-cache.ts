@@ -1,8 +1,7 @@
 // Push API keys on the authentication hot path (`POST /devices/register` is called on
-// every app launch). A key lookup is a Postgres round trip (three tables joined); its
-// answer is stable for a while, so each process remembers it for 30 s, as the ticketing
-// API does (api/ticketing/auth). Nothing that must take effect at once depends on the
-// cache:
+// every app launch): the kit's credential cache (api/kit/auth/credential-cache.ts) over
+// the key lookup (three tables joined), so a key is read from Postgres at most every 30 s
+// per process. Nothing that must take effect at once depends on the cache:
 //   - revocation: DELETE /api-keys/{id} (and DELETE /apps/{id} for the app's keys) sets a
 //     Redis marker first, and every request checks it inside the same Lua call that takes
 //     its rate-limit slot (blockedKey of the kit's gate): no extra round trip, every
@@ -10,20 +9,12 @@
 //   - trials: the cached row carries the trial's end, checked against the clock on each
 //     request, and a row whose trial has ended is never served from the cache (it is read
 //     again, so an operator's extension works at once).
-import type Redis from 'ioredis';
 import { hashApiKey } from '../../../lib/api-keys';
-import { findLivePushKeyByHash, type PushKeyPrincipalRow } from '../../../db/repositories/push-api-keys';
-import { TtlCache } from '../../ticketing/auth/token-cache';
+import { findLivePushKeyByHash, touchPushApiKey, type PushKeyPrincipalRow } from '../../../db/repositories/push-api-keys';
 import { perDeps, type AppDeps } from '../../deps';
-import { singleFlight } from '../../../lib/single-flight';
-import { errors } from '../../errors';
+import { errors } from '../../kit/errors';
+import { credentialCache } from '../../kit/auth/credential-cache';
 import { isDependencyDown } from '../../kit/dependency-errors';
-
-/** A found key is reused this long; an unknown hash (nobody can present a key before it exists) for 5 s. */
-export const PUSH_KEY_TTL_MS = 30_000;
-const MISSING_KEY_TTL_MS = 5_000;
-/** The marker must outlive every cached row; a day also covers a row cached just before the revocation. */
-export const PUSH_REVOCATION_MARKER_TTL_SECONDS = 24 * 3600;
 
 /**
  * The revocation marker of a key. Its hash tag is the key's rate-limit subject
@@ -34,6 +25,10 @@ export const pushKeyRevokedMarker = (keyId: string) => `push:revoked:{key:${keyI
 export interface PushApiKeys {
   /** The live key for a presented secret, or null; the trial state as of now. */
   resolve(secret: string): Promise<PushKeyPrincipalRow | null>;
+  /** Records a use of the key (lastUsedAt) at most once a minute, off the request path. */
+  touch(keyId: string): void;
+  /** Waits for the lastUsedAt writes still in flight in this process, so a list shows them. */
+  pendingTouches(): Promise<void>;
   /** Refuses the keys from the next request on in every process (Redis marker), then forgets them here. */
   revoke(keyIds: string[]): Promise<void>;
 }
@@ -43,34 +38,28 @@ const counters = { hits: 0, misses: 0 };
 export const pushApiKeys = perDeps(createPushApiKeys);
 
 function createPushApiKeys(deps: AppDeps): PushApiKeys {
-  const cache = new TtlCache<PushKeyPrincipalRow | null>(20_000, counters);
-  const shared = singleFlight<PushKeyPrincipalRow | null>();
   const ended = (row: PushKeyPrincipalRow) => row.trialExpired || (row.trialEndsAt !== null && row.trialEndsAt.getTime() <= Date.now());
-
-  // a database that is down is the kit's 503 (api/kit/dependency-errors.ts); a bug stays a 500
-  const load = (hash: string) =>
-    shared(hash, () =>
-      findLivePushKeyByHash(deps.db, hash).then((row) => {
-        // an ended trial is read again next time: an extension must work at once
-        if (!row || !row.trialExpired) cache.set(hash, row, Date.now() + (row ? PUSH_KEY_TTL_MS : MISSING_KEY_TTL_MS));
-        return row;
-      }),
-    );
+  const cache = credentialCache<PushKeyPrincipalRow>({
+    redis: deps.redis,
+    logger: deps.logger,
+    counters,
+    revokedMarker: pushKeyRevokedMarker,
+    recordUse: (keyId) => touchPushApiKey(deps.db, keyId),
+    // an ended trial is read again next time: an extension must work at once
+    servable: (row) => !ended(row),
+  });
 
   return {
-    async resolve(secret) {
+    // a database that is down is the kit's 503 (api/kit/dependency-errors.ts); a bug stays a 500
+    resolve(secret) {
       const hash = hashApiKey(secret);
-      const hit = cache.get(hash);
-      if (hit === null) return null;
-      if (hit && !ended(hit)) return hit;
-      return load(hash);
+      return cache.get(hash, () => findLivePushKeyByHash(deps.db, hash));
     },
+    touch: cache.touch,
+    pendingTouches: () => cache.pendingTouch(),
     async revoke(keyIds) {
-      if (!keyIds.length) return;
-      const redis: Redis = deps.redis;
       try {
-        // one SET per key (each in its own cluster slot), pipelined
-        await Promise.all(keyIds.map((id) => redis.set(pushKeyRevokedMarker(id), '1', 'EX', PUSH_REVOCATION_MARKER_TTL_SECONDS)));
+        await cache.markRevoked(keyIds);
       } catch (err) {
         // nothing is revoked yet: the client retries the DELETE (Redis down, by the kit's one
         // classifier; anything else is a bug and stays a 500)
@@ -78,8 +67,7 @@ function createPushApiKeys(deps: AppDeps): PushApiKeys {
         deps.logger.error({ err }, 'push API key revocation marker not set');
         throw errors.unavailable('The key cannot be revoked right now; retry the request');
       }
-      const gone = new Set(keyIds);
-      cache.deleteWhere((row) => row !== null && gone.has(row.id));
+      for (const id of keyIds) cache.forget(id);
     },
   };
 }

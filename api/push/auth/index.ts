@@ -1,8 +1,8 @@
 // Accounts and authentication of the push API (/api/v1): the interface the other push
 // routes build on (push.md §1) — pushAuth sets ctx.state.principal, appFor checks that
 // the principal may use an app. docs/push.md explains the design.
-export { pushAuth, appFor, principalOf, requireUser, isUuid, unauthorized, forbidden, notFound } from './middleware';
+export { pushAuth, appFor, appRowFor, principalOf, requireUser } from './middleware';
 export type { PushPrincipal, PushScheme, PushAuthOptions } from './middleware';
 export type { PushAppRecord } from '../../../db/repositories/push-apps';
 export { pushLimits, PUSH_LIMIT_DEFAULTS, type PushLimitGroup } from './limits';
-export { pushApiKeys, pushKeyCacheStats, PUSH_KEY_TTL_MS } from './api-key-cache';
+export { pushApiKeys, pushKeyCacheStats } from './api-key-cache';

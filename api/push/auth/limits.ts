@@ -1,10 +1,8 @@
 // The push spec's Limits table (Document 3, "Limits"), each row a named group that
 // RATE_LIMITS can override (`push-auth-ip=5,push-token=50`; contracts.md, "Benchmarks
 // and limits"). Windows are the kit gate's rolling 60 s.
-import type { Context } from 'koa';
 import type { Bucket } from '../../kit/rate-limit';
 import { withOverrides } from '../../kit/rate-limit';
-import { clientIp, trustedProxies, type TrustedProxies } from '../../../lib/client-ip';
 import { perDeps, type AppDeps } from '../../deps';
 
 export const PUSH_LIMIT_DEFAULTS = {
@@ -26,9 +24,7 @@ export type PushLimitGroup = keyof typeof PUSH_LIMIT_DEFAULTS;
 
 export interface PushLimits {
   limitOf(group: PushLimitGroup): number;
-  /** the caller's address: the socket's, X-Forwarded-For only from TRUSTED_PROXIES */
-  clientIp(ctx: Context): string;
-  /** the bucket of a group for one subject (a key id, a user id, an address) */
+  /** the bucket of a group for one subject (a key id, a user id, an address: `ctx.ip`, the kit's client-IP rule) */
   bucket(group: PushLimitGroup, subject: string): Bucket;
 }
 
@@ -36,10 +32,8 @@ export const pushLimits = perDeps(createPushLimits);
 
 function createPushLimits(deps: AppDeps): PushLimits {
   const limits = withOverrides({ ...PUSH_LIMIT_DEFAULTS } as Record<PushLimitGroup, number>, deps.config.rateLimits);
-  const trusted: TrustedProxies = trustedProxies(deps.config.trustedProxies ?? []);
   return {
     limitOf: (group) => limits[group],
-    clientIp: (ctx) => clientIp(ctx.req.socket.remoteAddress, ctx.get('X-Forwarded-For') || undefined, trusted),
     // hash tag on the subject: one slot per bucket on Redis Cluster
     bucket: (group, subject) => ({ key: `push:rl:${group}:{${subject}}`, limit: limits[group] }),
   };

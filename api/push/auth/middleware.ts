@@ -5,13 +5,14 @@
 // counted per client IP before its 401 (failed authentication is throttled per IP).
 import type { Context, Middleware } from 'koa';
 import type { AppDeps } from '../../deps';
-import { AppError, errors } from '../../errors';
+import { AppError, errors } from '../../kit/errors';
+import { appSigningKeys } from '../../kit/auth/signing-keys';
+import { failureThrottle } from '../../kit/auth/failure-throttle';
 import { idempotency } from '../../kit/idempotency';
 import { applyRateLimit, gate } from '../../kit/rate-limit';
-import { touchPushApiKey } from '../../../db/repositories/push-api-keys';
+import { isUuid } from '../../kit/uuid';
 import { findPushApp, type PushAppRecord } from '../../../db/repositories/push-apps';
 import { isPushTrialExpired } from '../../../db/repositories/push-users';
-import { authServices } from '../../ticketing/auth/credentials';
 import { pushApiKeys, pushKeyRevokedMarker } from './api-key-cache';
 import { pushLimits, type PushLimitGroup } from './limits';
 import { verifyAccessToken } from './tokens';
@@ -33,11 +34,6 @@ export interface PushAuthOptions {
 }
 
 const MAX_CREDENTIAL_LENGTH = 4096;
-const TOUCH_INTERVAL_MS = 60_000;
-
-export const unauthorized = (message = 'Missing or invalid credentials') => new AppError(401, 'UNAUTHORIZED', message);
-export const forbidden = (message: string) => new AppError(403, 'FORBIDDEN', message);
-export const notFound = (what: string, id: string) => new AppError(404, 'RESOURCE_NOT_FOUND', `No ${what} with id '${id}'`);
 
 function credentialOf(ctx: Context): { scheme: PushScheme; value: string } | null {
   const header = ctx.get('Authorization');
@@ -47,28 +43,22 @@ function credentialOf(ctx: Context): { scheme: PushScheme; value: string } | nul
   return { scheme: m[1].toLowerCase() === 'bearer' ? 'user' : 'apiKey', value: m[2] };
 }
 
-/** Per process: lastUsedAt is written at most once a minute per key. */
-const touchedAt = new Map<string, number>();
-
 export const trialExpired = () => new AppError(403, 'TRIAL_EXPIRED', "The company's trial has ended; ask for an extension");
 
 type Resolved = PushPrincipal & { trialExpired: boolean };
 
 async function resolve(deps: AppDeps, scheme: PushScheme, value: string): Promise<Resolved | null> {
   if (scheme === 'user') {
-    const claims = await verifyAccessToken(authServices(deps).signing, value);
+    const claims = await verifyAccessToken(appSigningKeys(deps), value);
     if (!claims) return null;
     // read on every request: an operator's extension takes effect at once
     return { kind: 'user', ...claims, trialExpired: await isPushTrialExpired(deps.db, claims.companyId) };
   }
   // cached per process (api-key-cache.ts); revocation is the Redis marker the gate checks
-  const row = await pushApiKeys(deps).resolve(value);
+  const keys = pushApiKeys(deps);
+  const row = await keys.resolve(value);
   if (!row) return null;
-  const last = touchedAt.get(row.id) ?? 0;
-  if (Date.now() - last > TOUCH_INTERVAL_MS) {
-    touchedAt.set(row.id, Date.now());
-    await touchPushApiKey(deps.db, row.id).catch((err) => deps.logger.warn({ err }, 'lastUsedAt not recorded'));
-  }
+  keys.touch(row.id);
   return { kind: 'apiKey', keyId: row.id, appId: row.appId, companyId: row.companyId, trialExpired: row.trialExpired };
 }
 
@@ -89,18 +79,20 @@ export function pushAuth(deps: AppDeps, opts: PushAuthOptions): Middleware {
       return p.kind === 'user' ? `push-user:${p.userId}` : `push-key:${p.keyId}`;
     },
   });
-  const refuse = async (ctx: Context) => applyRateLimit(ctx, await gate(deps.redis, limits.bucket('push-anonymous-ip', limits.clientIp(ctx))));
+  // a failed authentication takes a slot of the client address's push-anonymous-ip window
+  const failures = failureThrottle(deps.redis, (ip) => limits.bucket('push-anonymous-ip', ip));
+  const refuse = async (ctx: Context) => applyRateLimit(ctx, await failures.recordFailure(ctx.ip));
   return async (ctx, next) => {
     const cred = credentialOf(ctx);
     const resolved = cred && opts.schemes.includes(cred.scheme) ? await resolve(deps, cred.scheme, cred.value) : null;
     if (!resolved) {
       await refuse(ctx);
       if (cred && !opts.schemes.includes(cred.scheme)) {
-        throw unauthorized(
+        throw errors.unauthorized(
           opts.schemes.includes('user') ? 'This endpoint takes a user access token (Authorization: Bearer …)' : 'This endpoint takes an API key (Authorization: ApiKey …)',
         );
       }
-      throw unauthorized();
+      throw errors.unauthorized();
     }
     const { trialExpired: expired, ...principal } = resolved;
     const subject = principal.kind === 'user' ? `user:${principal.userId}` : `key:${principal.keyId}`;
@@ -110,7 +102,7 @@ export function pushAuth(deps: AppDeps, opts: PushAuthOptions): Middleware {
     if (slot.blocked) {
       // revoked (in this or another process): a failed authentication like any other
       await refuse(ctx);
-      throw unauthorized();
+      throw errors.unauthorized();
     }
     applyRateLimit(ctx, slot);
     if (expired) throw trialExpired();
@@ -122,12 +114,9 @@ export function pushAuth(deps: AppDeps, opts: PushAuthOptions): Middleware {
 /** The principal pushAuth set. */
 export function principalOf(ctx: Context): PushPrincipal {
   const p = ctx.state.principal as PushPrincipal | undefined;
-  if (!p) throw unauthorized();
+  if (!p) throw errors.unauthorized();
   return p;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (v: unknown): v is string => typeof v === 'string' && UUID.test(v);
 
 /**
  * The app if the principal may use it. Another company's app and an unknown id are the
@@ -137,16 +126,40 @@ export const isUuid = (v: unknown): v is string => typeof v === 'string' && UUID
 export async function appFor(ctx: Context, deps: AppDeps, appId: string): Promise<PushAppRecord> {
   const principal = principalOf(ctx);
   const app = isUuid(appId) ? await findPushApp(deps.db, appId) : null;
-  if (!app || app.companyId !== principal.companyId) throw notFound('app', appId);
+  if (!app || app.companyId !== principal.companyId) throw errors.noSuch('app', appId);
   if (principal.kind === 'apiKey' && principal.appId !== app.id) {
-    throw forbidden('This API key belongs to another app');
+    throw errors.forbidden('This API key belongs to another app');
   }
   return app;
+}
+
+/**
+ * A row of an app (a device, a segment) found by its id, if the principal may use that
+ * app: a malformed or unknown id and a row of another company's app are the same 404
+ * (`No <what> with id '<id>'`), never "exists elsewhere"; an API key of another app of the
+ * company is appFor's 403.
+ */
+export async function appRowFor<R extends { appId: string }>(
+  ctx: Context,
+  deps: AppDeps,
+  what: string,
+  id: string,
+  find: (id: string) => Promise<R | null>,
+): Promise<R> {
+  const row = isUuid(id) ? await find(id) : null;
+  if (!row) throw errors.noSuch(what, id);
+  try {
+    await appFor(ctx, deps, row.appId);
+  } catch (err) {
+    if (err instanceof AppError && err.status === 404) throw errors.noSuch(what, id);
+    throw err;
+  }
+  return row;
 }
 
 /** Managing apps and keys needs a user: an API key (scoped to its app's use) gets 403. */
 export function requireUser(ctx: Context): Extract<PushPrincipal, { kind: 'user' }> {
   const p = principalOf(ctx);
-  if (p.kind !== 'user') throw forbidden('This operation needs a user access token, not an API key');
+  if (p.kind !== 'user') throw errors.forbidden('This operation needs a user access token, not an API key');
   return p;
 }

@@ -1,15 +1,15 @@
 import Router from '@koa/router';
-import './openapi';
 import { randomUUID } from 'node:crypto';
+import type { Context, Next } from 'koa';
 import type { AppDeps } from '../../deps';
-import { AppError } from '../../errors';
+import { errors } from '../../kit/errors';
 import { carriesSecret } from '../../kit/headers';
 import { idempotency } from '../../kit/idempotency';
 import { applyRateLimit, gate } from '../../kit/rate-limit';
 import { parse } from '../../kit/validation';
 import { findPushUserByEmail, findPushUserById, insertAccount, isDuplicateEmail } from '../../../db/repositories/push-users';
 import { pushLimits } from './limits';
-import { principalOf, pushAuth, unauthorized } from './middleware';
+import { principalOf, pushAuth } from './middleware';
 import { hashPassword, verifyPassword } from './passwords';
 import { LoginRequest, RefreshRequest, RegisterRequest } from './schema';
 import { presentUser, refreshSession, startSession } from './sessions';
@@ -18,11 +18,11 @@ import { presentUser, refreshSession, startSession } from './sessions';
 export function pushAuthRouter(deps: AppDeps): Router {
   const router = new Router();
   const limits = pushLimits(deps);
-  const perIp = async (ctx: any, next: () => Promise<unknown>) => {
-    applyRateLimit(ctx, await gate(deps.redis, limits.bucket('push-auth-ip', limits.clientIp(ctx))));
+  const perIp = async (ctx: Context, next: Next) => {
+    applyRateLimit(ctx, await gate(deps.redis, limits.bucket('push-auth-ip', ctx.ip)));
     await next();
   };
-  const idem = idempotency(deps, { scopeOf: (ctx) => `push-ip:${limits.clientIp(ctx)}` });
+  const idem = idempotency(deps, { scopeOf: (ctx) => `push-ip:${ctx.ip}` });
 
   router.post('/auth/register', perIp, idem, async (ctx) => {
     const body = parse(RegisterRequest, ctx.request.body);
@@ -40,7 +40,7 @@ export function pushAuthRouter(deps: AppDeps): Router {
         }),
       );
     } catch (err) {
-      if (isDuplicateEmail(err)) throw new AppError(409, 'CONFLICT', 'An account with this email exists already');
+      if (isDuplicateEmail(err)) throw errors.conflict('conflict', 'An account with this email exists already');
       throw err;
     }
     const user = (await findPushUserById(deps.db, userId))!;
@@ -54,7 +54,7 @@ export function pushAuthRouter(deps: AppDeps): Router {
     // One path for an unknown email and a wrong password: both hash, both answer the same 401.
     const user = await findPushUserByEmail(deps.db, body.email);
     const ok = await verifyPassword(user?.passwordHash ?? null, body.password);
-    if (!user || !ok) throw unauthorized('Invalid email or password');
+    if (!user || !ok) throw errors.unauthorized('Invalid email or password');
     ctx.body = await startSession(deps, user);
     carriesSecret(ctx);
   });
@@ -68,7 +68,7 @@ export function pushAuthRouter(deps: AppDeps): Router {
   router.get('/auth/me', pushAuth(deps, { schemes: ['user'] }), async (ctx) => {
     const p = principalOf(ctx);
     const user = p.kind === 'user' ? await findPushUserById(deps.db, p.userId) : null;
-    if (!user) throw unauthorized('This account no longer exists');
+    if (!user) throw errors.unauthorized('This account no longer exists');
     ctx.body = presentUser(user);
   });
 

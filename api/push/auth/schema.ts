@@ -1,4 +1,8 @@
+// Accounts (register, login, refresh, me): the request and response schemas, and their
+// OpenAPI paths.
+import { json, jsonBody } from '../../kit/openapi';
 import { z } from '../../zod';
+import { errorResponses, registry, ErrorEnvelope, USER_ONLY } from '../openapi';
 
 const email = z
   .string()
@@ -40,3 +44,47 @@ export const AuthResult = z
     user: User,
   })
   .openapi('PushAuthResult');
+
+// The OpenAPI paths of the resource, from the schemas above.
+
+const err = (description: string) => ({ description, content: { 'application/json': { schema: ErrorEnvelope } } });
+const limited = { 429: err('RATE_LIMITED: 20 requests a minute per client IP on POST /auth/*') };
+
+registry.registerPath({
+  method: 'post',
+  path: '/api/v1/auth/register',
+  summary: 'Create an account (a company of one and its owner)',
+  security: [],
+  request: jsonBody(RegisterRequest),
+  responses: { 201: json(AuthResult, 'the new account, signed in'), 409: err('CONFLICT: the email has an account'), ...limited },
+});
+
+registry.registerPath({
+  method: 'post',
+  path: '/api/v1/auth/login',
+  summary: 'Sign in with email and password',
+  security: [],
+  request: jsonBody(LoginRequest),
+  responses: { 200: json(AuthResult, 'signed in'), 401: err('UNAUTHORIZED: wrong email or password (the same answer for both)'), ...limited },
+});
+
+registry.registerPath({
+  method: 'post',
+  path: '/api/v1/auth/refresh',
+  summary: 'Exchange a refresh token for a new auth result (the old refresh token is consumed)',
+  security: [],
+  request: jsonBody(RefreshRequest),
+  responses: {
+    200: json(AuthResult, 'a new access and refresh token'),
+    401: err('UNAUTHORIZED: unknown, expired, revoked or already used (which revokes its family)'),
+    ...limited,
+  },
+});
+
+registry.registerPath({
+  method: 'get',
+  path: '/api/v1/auth/me',
+  summary: 'The signed-in user',
+  security: USER_ONLY,
+  responses: { 200: json(User, 'the user'), ...errorResponses() },
+});

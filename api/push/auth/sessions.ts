@@ -3,7 +3,8 @@
 // token again means it was copied, so the whole family is revoked (RFC 6819 §5.2.2.3).
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { AppDeps } from '../../deps';
-import { authServices } from '../../ticketing/auth/credentials';
+import { errors } from '../../kit/errors';
+import { appSigningKeys } from '../../kit/auth/signing-keys';
 import {
   insertRefreshToken,
   lockRefreshToken,
@@ -13,7 +14,6 @@ import {
 import { findPushUserById, type PushUserRow } from '../../../db/repositories/push-users';
 import type { Executor } from '../../../db/db';
 import { issueAccessToken } from './tokens';
-import { unauthorized } from './middleware';
 
 export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 3600_000;
 const REFRESH_PREFIX = 'prt_';
@@ -47,8 +47,8 @@ async function newRefreshToken(executor: Executor, userId: string, familyId: str
 }
 
 async function authResult(deps: AppDeps, user: PushUserRow, refreshToken: string): Promise<AuthResultBody> {
-  if (!user.companyId) throw unauthorized('This account has no company');
-  const { accessToken, expiresAt } = await issueAccessToken(authServices(deps).signing, {
+  if (!user.companyId) throw errors.unauthorized('This account has no company');
+  const { accessToken, expiresAt } = await issueAccessToken(appSigningKeys(deps), {
     userId: user.id,
     companyId: user.companyId,
     isSuperAdmin: user.isSuperAdmin,
@@ -79,6 +79,6 @@ export async function refreshSession(deps: AppDeps, refreshToken: string): Promi
     if (!user) return null;
     return { user, next: await newRefreshToken(m, row.userId, row.familyId) };
   });
-  if (!outcome) throw unauthorized('Invalid refresh token');
+  if (!outcome) throw errors.unauthorized('Invalid refresh token');
   return authResult(deps, outcome.user, outcome.next);
 }

@@ -1,11 +1,11 @@
 // Access tokens of the push API: short-lived RS256 JWTs signed with the project's one
-// signing-key set (api/ticketing/auth/signing-keys.ts, through authServices), with their
+// signing-key set (api/kit/auth/signing-keys.ts, appSigningKeys), with their
 // own audience so a push token never passes as a ticketing token and the other way round.
-// Refresh tokens are opaque random strings stored as SHA-256 (refresh.ts).
+// Refresh tokens are opaque random strings stored as SHA-256 (sessions.ts).
 import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
-import { ALG, type SigningKeys } from '../../ticketing/auth/signing-keys';
-import { verifiedPayload } from '../../ticketing/auth/verified-payload';
+import { ALG, type SigningKeys } from '../../kit/auth/signing-keys';
+import { verifiedPayload } from '../../kit/auth/verified-payload';
 
 export const PUSH_AUDIENCE = 'push-api';
 /** 15 minutes: the refresh token renews it. */

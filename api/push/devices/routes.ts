@@ -5,33 +5,19 @@ import Router from '@koa/router';
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'koa';
 import type { AppDeps } from '../../deps';
-import { AppError } from '../../errors';
+import { errors } from '../../kit/errors';
 import { offsetOf, pageOf } from '../../kit/pagination';
 import { parse } from '../../kit/validation';
 import { deleteDevice, findDevice, listDevices, registerDevice, updateDevice, type DeviceRow } from '../../../db/repositories/push-devices';
-import { appFor, pushAuth, type PushPrincipal } from '../auth';
+import { appFor, appRowFor, pushAuth, type PushPrincipal } from '../auth';
 import { presentDevice } from './presenters';
 import { DeviceIdParams, ListDevicesQuery, RegisterDeviceBody, UpdateDeviceBody } from './schema';
-import './openapi';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Postgres refused a row whose app is gone (foreign_key_violation). */
 export const isForeignKeyViolation = (err: any): boolean => (err?.driverError?.code ?? err?.code) === '23503';
-const deviceNotFound = (id: string) => new AppError(404, 'RESOURCE_NOT_FOUND', `No device with id '${id}'`);
 
 /** The device if the principal may use its app (404 for anything it may not see). */
-export async function deviceFor(ctx: Context, deps: AppDeps, id: string): Promise<DeviceRow> {
-  const device = UUID.test(id) ? await findDevice(deps.db, id) : null;
-  if (!device) throw deviceNotFound(id);
-  try {
-    await appFor(ctx, deps, device.appId);
-  } catch (err) {
-    // another company's device reads as absent, never as "exists elsewhere"
-    if (err instanceof AppError && err.status === 404) throw deviceNotFound(id);
-    throw err;
-  }
-  return device;
-}
+const deviceFor = (ctx: Context, deps: AppDeps, id: string): Promise<DeviceRow> => appRowFor(ctx, deps, 'device', id, (i) => findDevice(deps.db, i));
 
 export function pushDevicesRouter(deps: AppDeps): Router {
   const router = new Router();
@@ -53,7 +39,7 @@ export function pushDevicesRouter(deps: AppDeps): Router {
       deviceMetadata: body.deviceMetadata,
     }).catch((err) => {
       // the app was deleted between the key lookup and the upsert (its keys went with it)
-      if (isForeignKeyViolation(err)) throw new AppError(404, 'RESOURCE_NOT_FOUND', `No app with id '${appId}'`);
+      if (isForeignKeyViolation(err)) throw errors.noSuch('app', appId);
       throw err;
     });
     ctx.body = presentDevice(device);
@@ -82,7 +68,7 @@ export function pushDevicesRouter(deps: AppDeps): Router {
     const device = await deviceFor(ctx, deps, deviceId);
     const body = parse(UpdateDeviceBody, ctx.request.body);
     const updated = await updateDevice(deps.db, device.id, body);
-    if (!updated) throw deviceNotFound(deviceId);
+    if (!updated) throw errors.noSuch('device', deviceId);
     ctx.body = presentDevice(updated);
   });
 

@@ -4,9 +4,11 @@
 // MAX_METADATA_KEYS keys whose values are strings, numbers, booleans or null, so that
 // segment filters (deviceMetadata.<key>) address every value.
 import { z } from '../../zod';
-import { PageQuery, PageSchema } from '../../kit/pagination';
+import { PageQuery, PageSchema, MAX_PAGE_SIZE } from '../../kit/pagination';
+import { uuidField as uuid, uuidParam } from '../../kit/uuid';
 import { PLATFORMS } from '../../../lib/push/segments/filter';
-import { registry } from '../openapi';
+import { registry, API_KEY_ONLY, USER_OR_API_KEY, errorResponses } from '../openapi';
+import { json, jsonBody } from '../../kit/openapi';
 
 export const MAX_METADATA_KEYS = 50;
 export const MAX_METADATA_KEY_LENGTH = 100;
@@ -17,8 +19,6 @@ export const MAX_USER_ID = 255;
 const NO_NUL = (s: string) => !s.includes('\u0000');
 const str = (max: number) =>
   z.string().max(max, `must be at most ${max} characters`).refine(NO_NUL, 'must not contain NUL characters');
-
-export const uuid = () => z.string().uuid('must be a uuid').openapi({ format: 'uuid', example: '3f8c2a9e-5b1d-4c7e-9a2f-1e6d8b0c4a7f' });
 
 /** `Android` / `iOS` in any letter case, answered in that spelling. */
 export const Platform = z
@@ -63,7 +63,7 @@ export const ListDevicesQuery = PageQuery.extend({
   userId: str(MAX_USER_ID).optional(),
 });
 
-export const DeviceIdParams = z.object({ deviceId: z.string().openapi({ format: 'uuid', example: '3f8c2a9e-5b1d-4c7e-9a2f-1e6d8b0c4a7f' }) });
+export const DeviceIdParams = z.object({ deviceId: uuidParam() });
 
 export const DeviceResponse = registry.register(
   'Device',
@@ -82,3 +82,62 @@ export const DeviceResponse = registry.register(
 export type DeviceResponse = z.infer<typeof DeviceResponse>;
 
 export const DevicePage = registry.register('DevicePage', PageSchema(DeviceResponse));
+
+// The OpenAPI paths of the resource, from the schemas above.
+
+const ApiKeyOnly = 'Auth: API key (`Authorization: ApiKey <key>`) only';
+
+registry.registerPath({
+  method: 'post',
+  path: '/api/v1/devices/register',
+  summary: 'Register a device (upsert by app + device token; call it on every launch)',
+  description:
+    `${ApiKeyOnly}. A known token keeps its id, becomes active again and gets lastSeenAt now, ` +
+    'the platform, userId and deviceMetadata given (an omitted userId or deviceMetadata keeps the stored one).',
+  tags: ['Devices'],
+  security: API_KEY_ONLY,
+  request: jsonBody(RegisterDeviceBody),
+  responses: { 200: json(DeviceResponse, 'the device'), ...errorResponses(400, 404) },
+});
+
+registry.registerPath({
+  method: 'get',
+  path: '/api/v1/devices',
+  summary: "A page of an app's devices, oldest first",
+  description: `pageSize is 1 to ${MAX_PAGE_SIZE} (default 20); above it is a 400.`,
+  tags: ['Devices'],
+  security: USER_OR_API_KEY,
+  request: { query: ListDevicesQuery },
+  responses: { 200: json(DevicePage, 'a page of devices'), ...errorResponses(400, 404) },
+});
+
+registry.registerPath({
+  method: 'get',
+  path: '/api/v1/devices/{deviceId}',
+  summary: 'One device',
+  tags: ['Devices'],
+  security: USER_OR_API_KEY,
+  request: { params: DeviceIdParams },
+  responses: { 200: json(DeviceResponse, 'the device'), ...errorResponses(404) },
+});
+
+registry.registerPath({
+  method: 'put',
+  path: '/api/v1/devices/{deviceId}',
+  summary: "Change a device's userId and/or deviceMetadata",
+  description: `${ApiKeyOnly}. userId null clears it; deviceMetadata replaces the stored object.`,
+  tags: ['Devices'],
+  security: API_KEY_ONLY,
+  request: { params: DeviceIdParams, ...jsonBody(UpdateDeviceBody) },
+  responses: { 200: json(DeviceResponse, 'the device as changed'), ...errorResponses(400, 404) },
+});
+
+registry.registerPath({
+  method: 'delete',
+  path: '/api/v1/devices/{deviceId}',
+  summary: 'Delete a device',
+  tags: ['Devices'],
+  security: USER_OR_API_KEY,
+  request: { params: DeviceIdParams },
+  responses: { 204: { description: 'deleted' }, ...errorResponses(404) },
+});

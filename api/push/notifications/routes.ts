@@ -2,13 +2,12 @@
 import Router from '@koa/router';
 import { trackNotification, type TrackKind } from '../../../db/repositories/push-tracking';
 import type { AppDeps } from '../../deps';
-import { AppError } from '../../errors';
+import { errors } from '../../kit/errors';
 import type { IdempotencyState } from '../../kit/idempotency';
 import { parse } from '../../kit/validation';
 import { appFor, principalOf, pushAuth, type PushPrincipal } from '../auth';
 import { SendNotificationBody, TrackBody } from './schema';
 import { sendNotification } from './gateway';
-import './openapi-paths';
 
 export function pushNotificationsRouter(deps: AppDeps): Router {
   const router = new Router();
@@ -25,7 +24,7 @@ export function pushNotificationsRouter(deps: AppDeps): Router {
       const principal = principalOf(ctx) as Extract<PushPrincipal, { kind: 'apiKey' }>;
       // another app's notification is as unknown as a made-up id
       if (!(await trackNotification(deps.db, principal.appId, notificationId, kind))) {
-        throw new AppError(404, 'RESOURCE_NOT_FOUND', `No notification '${notificationId}' for this app`);
+        throw errors.notFound('not_found', `No notification '${notificationId}' for this app`);
       }
       ctx.status = 204;
     };

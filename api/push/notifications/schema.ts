@@ -1,6 +1,7 @@
 // POST /notifications/send and the track endpoints: the zod schemas the routes validate
 // with, registered in the /api/v1 OpenAPI document.
 import { z } from '../../zod';
+import { API_KEY_ONLY, errorResponses, registry, USER_OR_API_KEY } from '../openapi';
 
 /** The spec: "up to 1000 per call". */
 export const MAX_DEVICES_PER_SEND = 1000;
@@ -56,3 +57,37 @@ export const SendNotificationResponse = z
   .openapi('SendNotificationResponse');
 
 export const TrackBody = z.object({ notificationId: z.string().uuid() }).openapi('TrackNotificationRequest');
+
+// The OpenAPI paths of the resource, from the schemas above.
+
+registry.registerPath({
+  method: 'post',
+  path: '/api/v1/notifications/send',
+  summary: 'Send a push to up to 1,000 devices of an app (queued; pushed by the `push` worker)',
+  description:
+    'Unknown, inactive and repeated device ids are rejected. One notificationId per queued device, in the order of the ' +
+    'accepted deviceIds; the device receives it in the push data (`notificationId`). Nothing is sent before the answer.',
+  security: USER_OR_API_KEY,
+  request: { body: { required: true, content: { 'application/json': { schema: SendNotificationBody } } } },
+  responses: {
+    202: { description: 'queued', content: { 'application/json': { schema: SendNotificationResponse } } },
+    ...errorResponses(404, 503),
+  },
+});
+
+for (const [path, what] of [
+  ['/api/v1/notifications/track-delivery', 'delivered'],
+  ['/api/v1/notifications/track-opened', 'opened (and so delivered)'],
+] as const) {
+  registry.registerPath({
+    method: 'post',
+    path,
+    summary: `Report a notification ${what} on the device (API key only; a repeat counts once)`,
+    security: API_KEY_ONLY,
+    request: { body: { required: true, content: { 'application/json': { schema: TrackBody } } } },
+    responses: {
+      204: { description: 'recorded' },
+      ...errorResponses(404),
+    },
+  });
+}

@@ -3,18 +3,15 @@
 import Router from '@koa/router';
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../../deps';
-import { AppError } from '../../errors';
+import { errors } from '../../kit/errors';
 import { parse } from '../../kit/validation';
 import { countSegmentDevices } from '../../../db/repositories/push-devices';
 import { findSegment, insertSegment, listSegments } from '../../../db/repositories/push-segments';
-import { appFor, pushAuth } from '../auth';
+import { appFor, appRowFor, pushAuth } from '../auth';
 import { isForeignKeyViolation } from '../devices/routes';
 import { presentSegment } from './presenters';
 import { CreateSegmentBody, ListSegmentsQuery, SegmentIdParams } from './schema';
-import './openapi';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const segmentNotFound = (id: string) => new AppError(404, 'RESOURCE_NOT_FOUND', `No segment with id '${id}'`);
 
 export function pushSegmentsRouter(deps: AppDeps): Router {
   const router = new Router();
@@ -31,7 +28,7 @@ export function pushSegmentsRouter(deps: AppDeps): Router {
       filter: body.filter,
     }).catch((err) => {
       // the app was deleted after appFor found it
-      if (isForeignKeyViolation(err)) throw new AppError(404, 'RESOURCE_NOT_FOUND', `No app with id '${app.id}'`);
+      if (isForeignKeyViolation(err)) throw errors.noSuch('app', app.id);
       throw err;
     });
     ctx.status = 201;
@@ -46,14 +43,7 @@ export function pushSegmentsRouter(deps: AppDeps): Router {
 
   router.get('/segments/:segmentId/device-count', anyone, async (ctx) => {
     const { segmentId } = parse(SegmentIdParams, ctx.params);
-    const segment = UUID.test(segmentId) ? await findSegment(deps.db, segmentId) : null;
-    if (!segment) throw segmentNotFound(segmentId);
-    try {
-      await appFor(ctx, deps, segment.appId);
-    } catch (err) {
-      if (err instanceof AppError && err.status === 404) throw segmentNotFound(segmentId);
-      throw err;
-    }
+    const segment = await appRowFor(ctx, deps, 'segment', segmentId, (id) => findSegment(deps.db, id));
     ctx.body = { count: await countSegmentDevices(deps.db, segment.appId, segment.filter) };
   });
 

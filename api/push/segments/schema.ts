@@ -1,10 +1,11 @@
 // Segments (Document 3): a named device filter of an app. The filter grammar and its
 // check live in lib/push/segments/filter.ts (shared with the workers that send to a
-// segment); filter-schema.ts makes it a request field.
+// segment); filter-schema.ts makes it a request field. The OpenAPI paths are at the end.
 import { z } from '../../zod';
-import { registry } from '../openapi';
-import { uuid } from '../devices/schema';
+import { registry, USER_OR_API_KEY, errorResponses } from '../openapi';
+import { uuidField as uuid, uuidParam } from '../../kit/uuid';
 import { SegmentFilterField, SegmentFilterResponse } from './filter-schema';
+import { json, jsonBody } from '../../kit/openapi';
 
 const NO_NUL = (s: string) => !s.includes('\u0000');
 
@@ -31,7 +32,7 @@ export const CreateSegmentBody = z
 
 export const ListSegmentsQuery = z.object({ appId: uuid() });
 
-export const SegmentIdParams = z.object({ segmentId: z.string().openapi({ format: 'uuid', example: '3f8c2a9e-5b1d-4c7e-9a2f-1e6d8b0c4a7f' }) });
+export const SegmentIdParams = z.object({ segmentId: uuidParam() });
 
 export const SegmentResponse = registry.register(
   'Segment',
@@ -53,3 +54,38 @@ export const DeviceCountResponse = registry.register(
   'SegmentDeviceCount',
   z.object({ count: z.number().int().openapi({ description: 'active devices of the app that match the filter' }) }),
 );
+
+// The OpenAPI paths of the resource, from the schemas above.
+
+registry.registerPath({
+  method: 'post',
+  path: '/api/v1/segments',
+  summary: 'Create a segment (a named device filter of an app)',
+  description:
+    'An unknown field or operator, a value of the wrong type, or a filter over the depth or size limits is a 400 ' +
+    'whose errors name the path (e.g. filter.conditions.1.operator).',
+  tags: ['Segments'],
+  security: USER_OR_API_KEY,
+  request: jsonBody(CreateSegmentBody),
+  responses: { 201: json(SegmentResponse, 'the segment'), ...errorResponses(400, 404) },
+});
+
+registry.registerPath({
+  method: 'get',
+  path: '/api/v1/segments',
+  summary: "An app's segments (a plain array, oldest first)",
+  tags: ['Segments'],
+  security: USER_OR_API_KEY,
+  request: { query: ListSegmentsQuery },
+  responses: { 200: json(SegmentList, 'the segments'), ...errorResponses(400, 404) },
+});
+
+registry.registerPath({
+  method: 'get',
+  path: '/api/v1/segments/{segmentId}/device-count',
+  summary: 'How many active devices of the app the segment matches now',
+  tags: ['Segments'],
+  security: USER_OR_API_KEY,
+  request: { params: SegmentIdParams },
+  responses: { 200: json(DeviceCountResponse, 'the count'), ...errorResponses(404) },
+});

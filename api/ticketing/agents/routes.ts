@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { AppDeps } from '../../deps';
-import { errors } from '../../errors';
+import { errors } from '../errors';
 import { parse } from '../../kit/validation';
 import { newId } from '../../../lib/ids';
 import { requireScope, requireWorkspace, workspaceIdOf, type Scope } from '../access';

@@ -1,6 +1,6 @@
 import type { Context, Middleware } from 'koa';
 import type { AppDeps } from '../../deps';
-import { errors } from '../../errors';
+import { errors } from '../errors';
 import type { AuthContext } from '../access';
 import { authServices, type Resolved } from './credentials';
 import { gate, planLimits } from './rate-limit';
@@ -51,7 +51,7 @@ export function authenticate(deps: AppDeps): Middleware {
     }
     ctx.state.auth = toAuthContext(resolved);
     ctx.state.rateLimit = result;
-    if (result.allowed) services.touch(resolved.row.id);
+    if (result.allowed) services.keys.touch(resolved.row.id);
     await next();
   };
 }

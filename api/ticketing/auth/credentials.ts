@@ -1,23 +1,18 @@
 import { perDeps, type AppDeps } from '../../deps';
-import { singleFlight } from '../../../lib/single-flight';
-import { errors } from '../../errors';
+import { errors } from '../errors';
 import { hashApiKey, keyKindOf } from '../../../lib/api-keys';
-import { masterKey } from '../../../lib/crypto/master-key';
 import type { AuthContext } from '../access';
 import { apiKeysRepository, type ApiKeysRepository, type KeyRow } from '../../../db/repositories/api-keys';
-import { signingKeys, type SigningKeys } from './signing-keys';
-import { newAuthCaches } from './token-cache';
+import { credentialCache, type CredentialCache } from '../../kit/auth/credential-cache';
+import { appSigningKeys, type SigningKeys } from '../../kit/auth/signing-keys';
+import { TtlCache } from '../../kit/auth/ttl-cache';
+import { looksLikeJwt } from '../../kit/auth/verified-payload';
+import { keyCounters, tokenCounters, trackCacheSizes } from './cache-stats';
+import { revokedMarker } from './rate-limit';
 import { verifyToken, type TokenClaims } from './tokens';
-import { looksLikeJwt } from './verified-payload';
 
-// A found key row is reused for 30 s; an unknown hash for 5 s (keys carry 256 random
-// bits, so a hash cannot be "not found" now and valid a moment later except for a key
-// created in between, which nobody could have presented before it existed).
-const KEY_TTL_MS = 30_000;
-const MISSING_KEY_TTL_MS = 5_000;
-// lastUsedAt is advisory: one write per key per minute per process is plenty.
-const TOUCH_INTERVAL_MS = 60_000;
 const MAX_CREDENTIAL_LENGTH = 4096;
+const MAX_CACHED_TOKENS = 100_000;
 
 export interface Resolved {
   row: KeyRow;
@@ -29,46 +24,39 @@ export interface Resolved {
 export interface AuthServices {
   repo: ApiKeysRepository;
   signing: SigningKeys;
+  /** the key rows, their lastUsedAt touch and their revocation markers (the kit's credential cache) */
+  keys: CredentialCache<KeyRow>;
   /** A bearer value (a key or an access token) → its key row; 401 for anything unusable. */
   resolve(credential: string): Promise<Resolved>;
   keyByHash(hash: string): Promise<KeyRow | null>;
-  /** Drops a key from this process's caches (the Redis marker covers the others). */
+  /** Drops a key and the tokens issued for it from this process's caches (the Redis marker covers the others). */
   forget(keyId: string): void;
-  /** Records a use of the key at most once a minute, off the request path. */
-  touch(keyId: string): void;
-  /** The lastUsedAt write still in flight for the key, so /auth/me can read its own use. */
-  pendingTouch(keyId: string): Promise<void>;
 }
 
 export const authServices = perDeps(createAuthServices);
 
 function createAuthServices(deps: AppDeps): AuthServices {
   const repo = apiKeysRepository(deps.db);
-  // the secret-box key opens the stored private signing keys (never kept in the database)
-  const signing = signingKeys(deps.db, deps.config.jwtPrivateKeyPem, deps.logger, () => masterKey(deps.config));
-  const { tokens, keys } = newAuthCaches<TokenClaims, KeyRow | null>();
-  const shared = singleFlight<KeyRow | null>();
-  const touchedAt = new Map<string, number>();
-  const touches = new Map<string, Promise<void>>();
+  const signing = appSigningKeys(deps);
+  // verified tokens, each until its own expiry; the key rows in the kit's credential cache
+  const tokens = new TtlCache<TokenClaims>(MAX_CACHED_TOKENS, tokenCounters);
+  const keys = credentialCache<KeyRow>({
+    redis: deps.redis,
+    logger: deps.logger,
+    counters: keyCounters,
+    revokedMarker,
+    recordUse: (keyId) => repo.touch(keyId),
+  });
+  const caches = { tokens, keys };
+  trackCacheSizes(caches);
 
-  function cachedKey(cacheKey: string, load: () => Promise<KeyRow | null>): Promise<KeyRow | null> {
-    const hit = keys.get(cacheKey);
-    if (hit !== undefined) return Promise.resolve(hit);
-    return shared(cacheKey, () =>
-      load()
-        .catch((err) => {
-          deps.logger.error({ err }, 'API key lookup failed');
-          throw errors.unavailable();
-        })
-        .then((row) => {
-          keys.set(cacheKey, row, Date.now() + (row ? KEY_TTL_MS : MISSING_KEY_TTL_MS));
-          return row;
-        }),
-    );
-  }
-
-  const keyByHash = (hash: string) => cachedKey(`h:${hash}`, () => repo.findByHash(hash));
-  const keyById = (id: string) => cachedKey(`i:${id}`, () => repo.findById(id));
+  const lookup = (query: () => Promise<KeyRow | null>) => () =>
+    query().catch((err) => {
+      deps.logger.error({ err }, 'API key lookup failed');
+      throw errors.unavailable();
+    });
+  const keyByHash = (hash: string) => keys.get(`h:${hash}`, lookup(() => repo.findByHash(hash)));
+  const keyById = (id: string) => keys.get(`i:${id}`, lookup(() => repo.findById(id)));
 
   async function resolve(credential: string): Promise<Resolved> {
     if (credential.length > MAX_CREDENTIAL_LENGTH) throw errors.unauthorized();
@@ -96,22 +84,12 @@ function createAuthServices(deps: AppDeps): AuthServices {
   return {
     repo,
     signing,
+    keys,
     resolve,
     keyByHash,
     forget(keyId) {
-      keys.deleteWhere((row) => row?.id === keyId);
-      tokens.deleteWhere((claims) => claims.keyId === keyId);
+      caches.keys.forget(keyId);
+      caches.tokens.deleteWhere((claims) => claims.keyId === keyId);
     },
-    touch(keyId) {
-      const now = Date.now();
-      if (now - (touchedAt.get(keyId) ?? 0) < TOUCH_INTERVAL_MS) return;
-      touchedAt.set(keyId, now);
-      const p = repo
-        .touch(keyId)
-        .catch((err) => deps.logger.warn({ err, keyId }, 'could not record lastUsedAt'))
-        .finally(() => touches.delete(keyId));
-      touches.set(keyId, p);
-    },
-    pendingTouch: (keyId) => touches.get(keyId) ?? Promise.resolve(),
   };
 }

@@ -3,4 +3,4 @@
 export { publicAuthRouter, apiKeysRouter } from './routes';
 export { authenticate } from './authenticate';
 export { rateLimit, PLAN_LIMITS } from './rate-limit';
-export { authCacheStats, resetAuthCacheStats, type AuthCacheStats } from './token-cache';
+export { authCacheStats, resetAuthCacheStats, type AuthCacheStats } from './cache-stats';

@@ -2,12 +2,15 @@ import type { Config } from '../../../lib/config';
 import type Redis from 'ioredis';
 import type { Context, Middleware, Next } from 'koa';
 import type { AppDeps } from '../../deps';
-import { errors } from '../../errors';
+import { errors } from '../errors';
 import { applyRateLimit, gate as kitGate, withOverrides, type GateResult } from '../../kit/rate-limit';
 import { auth } from '../access';
 import type { Plan } from '../../../db/entities/organization.entity';
-import { rateLimitLog, revokedMarker } from './revocation';
 
+// The hash tag `{keyId}` keeps a key's rate-limit log and its revocation marker (the kit's
+// credential cache sets it) in one cluster slot, which the gate script needs on Redis Cluster.
+export const rateLimitLog = (keyId: string) => `auth:{${keyId}}:rl`;
+export const revokedMarker = (keyId: string) => `auth:{${keyId}}:revoked`;
 
 /** Requests per rolling 60 s window (the kit's default window), per API key, from the spec's Limits table. */
 export const PLAN_LIMITS: Record<Plan, number> = { starter: 120, growth: 600, scale: 3000 };

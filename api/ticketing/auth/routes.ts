@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { AppDeps } from '../../deps';
-import { errors } from '../../errors';
+import { errors } from '../errors';
 import { carriesSecret } from '../../kit/headers';
 import { idempotency } from '../../kit/idempotency';
 import { parse } from '../../kit/validation';
@@ -10,13 +10,14 @@ import { newId } from '../../../lib/ids';
 import { auth, requireScope, type AuthContext } from '../access';
 import { authServices, type AuthServices } from './credentials';
 import type { KeyReach } from '../../../db/repositories/api-keys';
-import { failureThrottle } from './failure-throttle';
+import { failureThrottle } from '../../kit/auth/failure-throttle';
 import { presentKey } from './presenters';
 import { applyRateLimit } from '../../kit/rate-limit';
 import { gate, planLimits } from './rate-limit';
-import { markRevoked } from './revocation';
 import { CreateApiKeyRequest, KeyParams, OrganizationParams, TokenRequest, type CreateApiKeyBody } from './schema';
 import { issueToken } from './tokens';
+
+const failureLog = (ip: string) => `auth:ip:{${ip}}:failures`;
 
 /** Routes that need no credential: the token exchange and the JWKS. Mounted under /v1. */
 export function publicAuthRouter(deps: AppDeps): Router {
@@ -24,7 +25,8 @@ export function publicAuthRouter(deps: AppDeps): Router {
   const limits = planLimits(deps.config);
   const router = new Router();
 
-  const throttle = failureThrottle(deps.redis, deps.config.authFailuresPerIp);
+  // wrong keys per client address: a rolling 60 s window of `authFailuresPerIp` failures
+  const throttle = failureThrottle(deps.redis, (ip) => ({ key: failureLog(ip), limit: deps.config.authFailuresPerIp }));
   const refuse = async (ip: string): Promise<never> => {
     await throttle.recordFailure(ip);
     throw errors.unauthorized('Invalid API key for this organization');
@@ -49,7 +51,7 @@ export function publicAuthRouter(deps: AppDeps): Router {
       return refuse(ctx.ip);
     }
     applyRateLimit(ctx, result);
-    services.touch(row.id);
+    services.keys.touch(row.id);
     carriesSecret(ctx);
     ctx.body = await issueToken(services.signing, row.id, row.organizationId);
   });
@@ -126,7 +128,7 @@ export function apiKeysRouter(deps: AppDeps): Router {
   router.get('/auth/me', async (ctx) => {
     const a = auth(ctx);
     // this very request may have just recorded the first use; show it
-    await services.pendingTouch(a.keyId);
+    await services.keys.pendingTouch(a.keyId);
     const row = await services.repo.findById(a.keyId);
     if (!row) throw errors.unauthorized();
     ctx.body = presentKey(row);
@@ -153,7 +155,7 @@ export function apiKeysRouter(deps: AppDeps): Router {
     if (!row) throw errors.notFound('api_key_not_found', `No API key '${key_id}' in this organization`);
     await services.repo.revoke(row.id, caller.keyId);
     try {
-      await markRevoked(deps.redis, row.id);
+      await services.keys.markRevoked([row.id]);
     } catch {
       // Recorded in Postgres, but other processes may serve the key from cache for up to
       // 30 s; DELETE is idempotent, so the client can simply retry.

@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
-import { ALG, type SigningKeys } from './signing-keys';
-import { verifiedPayload } from './verified-payload';
+import { ALG, type SigningKeys } from '../../kit/auth/signing-keys';
+import { verifiedPayload } from '../../kit/auth/verified-payload';
 
-/** Access token lifetime from the spec's Limits table. */
+/**
+ * Access token lifetime from the spec's Limits table. A retired signing key verifies for
+ * LONGEST_TOKEN_TTL_SECONDS (api/kit/auth/signing-keys.ts) more: keep that at least this.
+ */
 export const TOKEN_TTL_SECONDS = 3600;
 
 export interface IssuedToken {

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { AppDeps } from '../../deps';
-import { errors } from '../../errors';
+import { errors } from '../errors';
 import { parse } from '../../kit/validation';
 import { findPlayer, listPlayerTickets, lookupPlayer, type PlayerRow } from '../../../db/repositories/players';
 import { requireScope, requireWorkspace, workspaceIdOf } from '../access';
@@ -9,7 +9,7 @@ import { erasePlayer } from './erasure';
 import { looksLikeId } from './params';
 import { presentPlayer, presentPlayerTicket } from './presenters';
 import { PlayerLookupQuery, PlayerTicketsQuery, UpsertPlayerBody } from './schema';
-import { upsertPlayer } from './service';
+import { upsertPlayer } from './gateway';
 import { canUseWorkspace } from './visibility';
 
 /**

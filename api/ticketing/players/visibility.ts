@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { AppDeps } from '../../deps';
-import { AppError } from '../../errors';
+import { AppError } from '../../kit/errors';
 import { requireWorkspace } from '../access';
 
 /**

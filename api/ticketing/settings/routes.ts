@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { AppDeps } from '../../deps';
-import { errors } from '../../errors';
+import { errors } from '../errors';
 import { parse } from '../../kit/validation';
 import { z } from '../../zod';
 import { findWorkspaceSettings, updateWorkspaceSettings } from '../../../db/repositories/workspaces';

@@ -1,7 +1,8 @@
 import { WithStartWorkflowOperation, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure, WorkflowNotFoundError, type UpdateDefinition } from '@temporalio/common';
 import type { AppDeps } from '../../deps';
-import { AppError, errors } from '../../errors';
+import { AppError } from '../../kit/errors';
+import { errors } from '../errors';
 import { findTicket } from '../../../db/repositories/tickets';
 import { findWorkflowStart, type OutboxStart } from '../../../db/repositories/workflow-starts';
 import {

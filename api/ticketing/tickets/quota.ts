@@ -1,7 +1,7 @@
 import type { Db } from '../../../db/db';
 import { ticketsCreatedIn } from '../../../db/repositories/ticket-usage';
 import { MONTHLY_TICKET_QUOTA, usageMonth, type QuotaPlan } from '../../../lib/ticket-quota';
-import { errors } from '../../errors';
+import { errors } from '../errors';
 
 export { MONTHLY_TICKET_QUOTA };
 

@@ -4,7 +4,7 @@ import { findMessage, findTicket, listMessages, toTicketRecord } from '../../../
 import { newId } from '../../../lib/ids';
 import { assignUpdate, deleteUpdate, messageUpdate, patchUpdate, resolveUpdate } from '../../../workflows/ticket/contract';
 import type { AppDeps } from '../../deps';
-import { errors } from '../../errors';
+import { errors } from '../errors';
 import { parse } from '../../kit/validation';
 import { auth, requireScope, requireWorkspace } from '../access';
 import { changeTicket } from './gateway';

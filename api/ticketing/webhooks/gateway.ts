@@ -13,7 +13,7 @@ import {
   type WebhookDeliveryInput,
 } from '../../../workflows/webhook-delivery/contract';
 import type { AppDeps } from '../../deps';
-import { errors } from '../../errors';
+import { errors } from '../errors';
 import { attemptsOf, claimForRedelivery, deleteUnsentDelivery, findDelivery, insertSyntheticDelivery, unclaim } from './deliveries';
 import { presentDelivery } from './presenters';
 import type { EndpointRecord } from '../../../db/repositories/webhook-endpoints';

@@ -6,7 +6,7 @@ import { newEndpointSecret } from '../../../lib/webhooks/signing';
 import { checkWebhookUrl } from '../../../lib/webhooks/url-policy';
 import { newId } from '../../../lib/ids';
 import type { AppDeps } from '../../deps';
-import { errors } from '../../errors';
+import { errors } from '../errors';
 import { carriesSecret } from '../../kit/headers';
 import { parse } from '../../kit/validation';
 import { requireScope, requireWorkspace } from '../access';

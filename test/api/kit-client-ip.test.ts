@@ -1,6 +1,6 @@
 // The client address: the socket's, or what trusted proxies forwarded.
 import assert from 'node:assert/strict';
-import { clientIp, trustedProxies } from '../../lib/client-ip';
+import { clientIp, trustedProxies } from '../../api/kit/client-ip';
 
 describe('clientIp', () => {
   const none = trustedProxies([]);

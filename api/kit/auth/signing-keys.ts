@@ -4,10 +4,18 @@ import type { Executor } from '../../../db/db';
 import { deleteSigningKeys, insertSigningKeyIfAbsent, listSigningKeys } from '../../../db/repositories/signing-keys';
 import type { Logger } from '../../../lib/logger';
 import { decryptSecret, encryptSecret } from '../../../lib/crypto/secret-box';
-import { errors } from '../../errors';
-import { TOKEN_TTL_SECONDS } from './tokens';
+import { masterKey } from '../../../lib/crypto/master-key';
+import { perDeps, type AppDeps } from '../../deps';
+import { errors } from '../errors';
 
 export const ALG = 'RS256';
+
+/**
+ * The longest lifetime of a token signed with these keys: the ticketing API's access
+ * tokens (3600 s, its spec's Limits table); push access tokens live 15 minutes. A retired
+ * key verifies this long after its successor appeared (retiredKeyGraceMs).
+ */
+export const LONGEST_TOKEN_TTL_SECONDS = 3600;
 
 // The generated key lives in one well-known row: every API process that starts without
 // JWT_PRIVATE_KEY races to INSERT it, ON CONFLICT lets exactly one win, and all of them
@@ -30,7 +38,7 @@ export const REFRESH_INTERVAL_MS = 60_000;
  * plus the time a process may still sign with it before its next refresh (twice, for margin).
  */
 export function retiredKeyGraceMs(): number {
-  return TOKEN_TTL_SECONDS * 1000 + 2 * REFRESH_INTERVAL_MS;
+  return LONGEST_TOKEN_TTL_SECONDS * 1000 + 2 * REFRESH_INTERVAL_MS;
 }
 
 export interface SigningKeySet {
@@ -198,3 +206,12 @@ export function signingKeys(db: Executor, pem: string | undefined, logger: Logge
     },
   };
 }
+
+/**
+ * The one signing-key set of an app instance, shared by every API that issues tokens
+ * (ticketing access tokens, push user tokens; each with its own claims and audience).
+ * The secret-box key from configuration opens the stored private keys.
+ */
+export const appSigningKeys = perDeps((deps: AppDeps) =>
+  signingKeys(deps.db, deps.config.jwtPrivateKeyPem, deps.logger, () => masterKey(deps.config)),
+);

@@ -4,7 +4,7 @@
 import type { Db, Tx } from '../../../db/db';
 import { recordEvent } from '../../../db/repositories/events';
 import { upsertPlayerRow, type PlayerRow, type UpsertPlayerInput } from '../../../db/repositories/players';
-import { errors } from '../../errors';
+import { errors } from '../errors';
 import { newId } from '../../../lib/ids';
 import { presentPlayer } from './presenters';
 
