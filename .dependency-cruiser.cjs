@@ -18,7 +18,7 @@ module.exports = {
       comment: 'domain/ holds records, rules and commands; it knows no Temporal, no HTTP, no caller.',
       severity: 'error',
       from: { path: '^domain/' },
-      to: { path: [LAYERS_ABOVE_DOMAIN, '^node_modules/(@temporalio|koa|@koa)/'] },
+      to: { path: [LAYERS_ABOVE_DOMAIN, '(^|/)node_modules/(@temporalio|koa|@koa)/'] },
     },
     {
       name: 'db-imports-no-caller',
@@ -34,7 +34,7 @@ module.exports = {
       severity: 'error',
       from: { path: '^workflows/' },
       to: {
-        path: ['^(db|activities|api|workers|scripts|bench|test)/', '^node_modules/(typeorm|pg|ioredis|koa|@koa|firebase-admin|nodemailer|pino)/'],
+        path: ['^(db|activities|api|workers|scripts|bench|test)/', '(^|/)node_modules/(typeorm|pg|ioredis|koa|@koa|firebase-admin|nodemailer|pino)/'],
         reachable: true,
       },
     },
@@ -42,7 +42,7 @@ module.exports = {
       name: 'workflow-code-uses-only-the-workflow-sdk',
       severity: 'error',
       from: { path: '^workflows/' },
-      to: { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown'], pathNot: '^node_modules/@temporalio/(workflow|common)/' },
+      to: { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown'], pathNot: '(^|/)node_modules/@temporalio/(workflow|common)/' },
     },
     {
       name: 'activities-import-no-caller',
