@@ -103,7 +103,14 @@ trap 'stop_test_services; stop_temporal' EXIT
 . scripts/test-services.sh
 
 set +e
+# The import rules (docs/architecture.md) with the whole suite; a run of chosen files skips them.
+deps_rc=0
+if [ "$#" -eq 0 ]; then
+  npm run -s lint:deps
+  deps_rc=$?
+fi
 node_modules/.bin/jest "$@"
 rc=$?
 set -e
+[ "$rc" -ne 0 ] || rc="$deps_rc"
 exit "$rc"
