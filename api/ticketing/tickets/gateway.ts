@@ -4,7 +4,6 @@ import type { AppDeps } from '../../deps';
 import { AppError } from '../../kit/errors';
 import { errors } from '../errors';
 import { findTicket } from '../../../db/repositories/tickets';
-import { findWorkflowStart, type OutboxStart } from '../../../db/repositories/workflow-starts';
 import {
   deleteUpdate,
   ENDED_TICKET_WORKFLOW_TYPE,
@@ -18,6 +17,12 @@ import {
 import { checkChange, type ChangeKind } from '../../../domain/tickets/rules';
 import type { TicketRecord, TicketStatus } from '../../../domain/tickets/types';
 
+import { bindIdempotencyResource } from '../../../db/repositories/idempotency-keys';
+import { enqueueWorkflowStart, findWorkflowStart, type OutboxStart } from '../../../db/repositories/workflow-starts';
+import { isDomainError } from '../../../domain/errors';
+import { storeNewTicket } from '../../../domain/tickets/store-new-ticket';
+import type { IdempotencyState } from '../../kit/idempotency';
+import { quotaExceeded } from './quota';
 /**
  * Temporal calls of a request end within this many ms (DEADLINE_EXCEEDED → 503), so a
  * Temporal server or a worker that is down never holds an answer past 10 s.
@@ -155,3 +160,38 @@ function fromFailure(ticketId: string, failure: ApplicationFailure): AppError {
       return errors.unavailable(failure.message);
   }
 }
+
+/**
+ * The create path (docs/tickets.md): one transaction writes the ticket row, its
+ * `ticket.created` event, the month's usage, an outbox entry for its workflow and, under
+ * an Idempotency-Key, the ticket's id on that key. The answer does not wait for Temporal:
+ * the ticketing worker's start dispatcher starts `ticket/<id>` from the outbox (and a
+ * change that arrives first starts it itself: changeTicket below). All or nothing: a row always
+ * has its outbox entry until its workflow runs, and no workflow starts without its row.
+ */
+export async function createTicket(deps: AppDeps, input: CreateTicketInput, idem?: IdempotencyState): Promise<void> {
+  try {
+    await deps.db.tx(async (c) => {
+      if (idem && !(await bindIdempotencyResource(c, idem.scope, idem.key, idem.token, input.ticketId))) {
+        throw new LeaseLost();
+      }
+      await storeNewTicket(c, input);
+      await enqueueWorkflowStart(c, ticketWorkflowStart({ ...input, stored: true }));
+    });
+  } catch (err) {
+    if (err instanceof LeaseLost) {
+      throw errors.conflict('idempotency_request_in_progress', 'A request with this Idempotency-Key is still in progress');
+    }
+    // the command's refusals, in the words this API has always used for them (the
+    // player by the caller's id, the quota with its Retry-After)
+    if (isDomainError(err)) {
+      if (err.code === 'player_not_found') throw errors.playerNotFound(input.playerId);
+      if (err.code === 'ticket_quota_exceeded') throw quotaExceeded(Number(err.details.limit));
+      if (err.code === 'workspace_not_found') throw new AppError(404, 'not_found', `No workspace '${input.workspaceId}'`);
+    }
+    throw err; // a database that is down: the error middleware answers 503
+  }
+}
+
+/** This request's lease on its Idempotency-Key lapsed and a retry took the key over. */
+class LeaseLost extends Error {}

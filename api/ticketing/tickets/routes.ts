@@ -8,7 +8,7 @@ import { errors } from '../errors';
 import { parse } from '../../kit/validation';
 import { auth, requireScope, requireWorkspace } from '../access';
 import { changeTicket } from './gateway';
-import { createTicket } from './create';
+import { createTicket } from './gateway';
 import type { IdempotencyState } from '../../kit/idempotency';
 import { countMatches } from '../../../db/repositories/ticket-list';
 import { buildListQuery } from './list-query';
