@@ -7,11 +7,12 @@ import { Client, Connection } from '@temporalio/client';
 import { createApp } from '../../api/app';
 import { startApi, type TestApi } from '../support/api';
 import { startTcpProxy, viaProxy, type TcpProxy } from '../support/tcp-switch';
-import { assertError, eventually, tenantWithPlayer, type Tenant } from '../support/tickets';
+import { assertError, tenantWithPlayer, type TenantWithPlayer } from '../support/tickets';
+import { eventually } from '../support/eventually';
 import { ticketWorkflowId } from '../../workflows/ticket/contract';
 
 let api: TestApi;
-let t: Tenant;
+let t: TenantWithPlayer;
 beforeAll(async () => {
   api = await startApi();
   t = await tenantWithPlayer(api);

@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { decryptSecret, webhookSecretKey } from '../../lib/webhooks/secret-box';
 import { isEndpointSecret } from '../../lib/webhooks/signing';
-import { assertError, startApi, startTenantApi, type Tenant, type TestApi } from '../support/api';
+import { assertError, startApi, startTenantApi, type TestApi } from '../support/api';
+import type { Tenant } from '../support/factories';
 import { createApiKey, createOrganization, createWorkspace } from '../support/factories';
 import { createWebhook, fakeResolver, webhookBody } from '../support/webhook-api';
 

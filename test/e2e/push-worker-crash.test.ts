@@ -21,7 +21,7 @@ import { PUSH_SEND_WORKFLOW_TYPE, pushSendWorkflowId, type PushSendTotals } from
 import { PUSH_PAGE_SIZE } from '../../workflows/push-send/push-send.logic';
 import type { TestApi } from '../support/api';
 import { startPushApi } from '../support/push';
-import { waitUntil } from '../support/crash-harness';
+import { eventually } from '../support/eventually';
 import { byToken, insertDevices, pushTenant, sinkRecords, statusCounts } from '../support/push-send';
 import { startPushWorker, type WorkerProcess } from '../support/worker-process';
 
@@ -69,7 +69,7 @@ describe('push worker kill -9 mid-send', () => {
     });
     try {
       // kill once the second page is on its way (a page is one sendEach of 500)
-      await waitUntil(() => sink.counts.fcm > PUSH_PAGE_SIZE + 50, { timeoutMs: 60_000, everyMs: 1, why: () => `sink has ${sink.counts.fcm}:\n${first.output()}` });
+      await eventually(() => sink.counts.fcm > PUSH_PAGE_SIZE + 50, { timeoutMs: 60_000, everyMs: 1, what: () => `sink has ${sink.counts.fcm}:\n${first.output()}` });
       first.kill9();
       assert.equal((await first.exited).signal, 'SIGKILL');
       const atKill = sink.counts.fcm;

@@ -85,11 +85,17 @@ export async function createPlayer(
   return { id, playerId };
 }
 
-/** An organization with one workspace and an all-scopes server key for it. */
+/** An organization with one workspace and an all-scopes server key for it (createTenant). */
+export interface Tenant {
+  org: Org;
+  workspace: Workspace;
+  key: Key;
+}
+
 export async function createTenant(
   db: Db,
   opts: { plan?: 'starter' | 'growth' | 'scale'; environment?: 'live' | 'sandbox'; settings?: object } = {},
-) {
+): Promise<Tenant> {
   const org = await createOrganization(db, opts.plan ?? 'scale');
   const environment = opts.environment ?? 'live';
   const workspace = await createWorkspace(db, org, environment, opts.settings);

@@ -3,8 +3,7 @@
 // ticket history, not ticket creation (that goes through its workflow elsewhere).
 import type { Db } from '../../db/db';
 import { newId } from '../../lib/ids';
-
-const RANK = { low: 1, medium: 2, high: 3, urgent: 4 } as const;
+import { PRIORITY_RANK } from '../../workflows/ticket/ticket.logic';
 
 export async function insertTicket(
   db: Db,
@@ -23,7 +22,7 @@ export async function insertTicket(
     `INSERT INTO tickets (id, workspace_id, player_ref, player_id, title, body, status, priority, priority_rank,
                           source, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, 'body text', $6, 'medium', $7, 'api', $8, $8)`,
-    [id, t.workspaceId, t.playerRef, t.playerId, t.title ?? `Ticket ${id}`, t.status ?? 'open', RANK.medium, at],
+    [id, t.workspaceId, t.playerRef, t.playerId, t.title ?? `Ticket ${id}`, t.status ?? 'open', PRIORITY_RANK.medium, at],
   );
   return id;
 }
