@@ -6,11 +6,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, constants, type ClientHttp2Session } from 'node:http2';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { measureSinkCapacity, startSinkProcess } from '../../bench/push/sink-capacity';
 import { parseFcmServiceAccount } from '../../lib/push/credentials';
 import { demoCredentials, generateDemoCredentials } from '../../lib/push/demo-credentials';
 import { signJwt } from '../../lib/push/jwt';
 import { sinkRecords, startTestPushSink } from '../support/push-sink';
+import { measureSinkCapacity, startSinkProcess } from '../support/push-sink-capacity';
 
 const creds = generateDemoCredentials({ projectId: 'sink-test-project', keyId: 'SINKTEST01' });
 const sa = parseFcmServiceAccount(creds.serviceAccountJson);
