@@ -23,7 +23,7 @@ import type { TestApi } from '../support/api';
 import { startPushApi } from '../support/push';
 import { eventually } from '../support/eventually';
 import { byToken, insertDevices, pushTenant, sinkRecords, statusCounts } from '../support/push-send';
-import { startPushWorker, type WorkerProcess } from '../support/worker-process';
+import { startQueueWorker, type WorkerProcess } from '../support/worker-process';
 
 const DEVICES = 3000; // six pages
 
@@ -59,7 +59,7 @@ describe('push worker kill -9 mid-send', () => {
     );
     const queue = `push-crash-${process.pid}-${Date.now().toString(36)}`;
     const env = { FCM_ENDPOINT: sink.url, APNS_ENDPOINT: sink.url };
-    const first = await startPushWorker(queue, { env });
+    const first = await startQueueWorker('push', queue, { env });
     workers.push(first);
     const handle = await client.workflow.start(PUSH_SEND_WORKFLOW_TYPE, {
       taskQueue: queue,
@@ -76,7 +76,7 @@ describe('push worker kill -9 mid-send', () => {
       assert.ok(atKill < DEVICES, `the send was still under way at the kill (${atKill} pushed)`);
       assert.equal((await handle.describe()).status.name, 'RUNNING');
 
-      const second = await startPushWorker(queue, { env });
+      const second = await startQueueWorker('push', queue, { env });
       workers.push(second);
       const totals = (await handle.result()) as PushSendTotals;
       assert.equal(totals.sent, DEVICES);

@@ -12,7 +12,7 @@
 // envelope() bodies, status pending, as claimEvents writes them), and start the production `webhookBatchWorkflow` themselves, with the
 // dispatcher's workflow ids, on a task queue of their own. Only their own worker process
 // polls that queue: the production workflows and activities with the options of
-// workers/main.ts (test/support/webhook-worker-main.ts), in a separate OS process that can
+// workers/main.ts (test/support/queue-worker-main.ts), in a separate OS process that can
 // really be killed. The dispatcher is not under test here: its crash safety
 // (claim/dispatch columns, REJECT_DUPLICATE) is another test's job.
 import assert from 'node:assert/strict';
@@ -25,7 +25,7 @@ import { WEBHOOK_BATCH_WORKFLOW_TYPE, webhookBatchWorkflowId, type BatchTally, t
 import { startApi, type TestApi } from './api';
 import { insertEndpoint, type TicketCreatedEvent } from './webhook-factories';
 import { startReceiver, type Receiver } from './webhook-receiver';
-import { startWebhookWorker, type WorkerProcess } from './worker-process';
+import { startQueueWorker, type WorkerProcess } from './worker-process';
 
 /** Every request verifies and carries its delivery's stored bytes under its own id. */
 export function assertGenuine(receiver: Receiver, bodyOf: Map<string, string>) {
@@ -108,7 +108,7 @@ export class CrashRun {
 
   /** a worker process polling this run's queue, once it polls */
   async startWorker() {
-    const worker = await startWebhookWorker(this.queue);
+    const worker = await startQueueWorker('webhooks', this.queue);
     this.workers.push(worker);
     return worker;
   }

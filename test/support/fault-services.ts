@@ -3,7 +3,7 @@
 // a PostgreSQL cluster (pg_ctl stop -m immediate), a Redis and a Temporal dev server
 // (SIGKILL), and worker processes (SIGKILL). All on 127.0.0.1.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chownSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';

@@ -39,7 +39,8 @@ export interface SinkCapacity {
   perSecond: number;
 }
 
-function post(session: ClientHttp2Session, path: string, headers: Record<string, string>, body: string): Promise<{ status: number; text: string }> {
+/** One POST on an HTTP/2 session: the status and the body as text. */
+export function http2Post(session: ClientHttp2Session, path: string, headers: Record<string, string>, body: string): Promise<{ status: number; text: string }> {
   return new Promise((res, rej) => {
     const req = session.request({ [constants.HTTP2_HEADER_METHOD]: 'POST', [constants.HTTP2_HEADER_PATH]: path, ...headers });
     let status = 0;
@@ -61,20 +62,20 @@ async function sender(session: ClientHttp2Session, url: string, creds: DemoCrede
       const id = randomUUID();
       const payload = JSON.stringify({ aps: { alert: { title: 'capacity', body: `message ${i}` } }, notificationId: id });
       const headers = { authorization: `bearer ${jwt}`, 'apns-topic': bundleId, 'apns-push-type': 'alert', 'apns-id': id, 'content-type': 'application/json' };
-      return (await post(session, `/3/device/capacity-${i}`, headers, payload)).status === 200;
+      return (await http2Post(session, `/3/device/capacity-${i}`, headers, payload)).status === 200;
     };
   }
   const sa = parseFcmServiceAccount(creds.serviceAccountJson);
   const now = Math.floor(Date.now() / 1000);
   const assertion = signJwt('RS256', {}, { iss: sa.clientEmail, scope: 'https://www.googleapis.com/auth/firebase.messaging', aud: `${url}/token`, iat: now, exp: now + 3600 }, createPrivateKey(sa.privateKey));
   const form = new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion }).toString();
-  const tok = await post(session, '/token', { 'content-type': 'application/x-www-form-urlencoded' }, form);
+  const tok = await http2Post(session, '/token', { 'content-type': 'application/x-www-form-urlencoded' }, form);
   if (tok.status !== 200) throw new Error(`the sink refused the token exchange: ${tok.status} ${tok.text}`);
   const accessToken = (JSON.parse(tok.text) as { access_token: string }).access_token;
   return async (i: number) => {
     const body = JSON.stringify({ message: { token: `capacity-${i}`, notification: { title: 'capacity', body: `message ${i}` }, data: { notificationId: randomUUID() } } });
     const headers = { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' };
-    return (await post(session, `/v1/projects/${sa.projectId}/messages:send`, headers, body)).status === 200;
+    return (await http2Post(session, `/v1/projects/${sa.projectId}/messages:send`, headers, body)).status === 200;
   };
 }
 
