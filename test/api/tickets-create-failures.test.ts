@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { Client, Connection } from '@temporalio/client';
 import { createApp } from '../../api/app';
 import { startApi, type TestApi } from '../support/api';
-import { startTcpProxy, viaProxy, type TcpProxy } from '../support/tcp-switch';
+import { startTcpProxy, viaProxy, type TcpProxy } from '../support/tcp-proxy';
 import { assertError, tenantWithPlayer, type TenantWithPlayer } from '../support/tickets';
 import { eventually } from '../support/eventually';
 import { ticketWorkflowId } from '../../workflows/ticket/contract';

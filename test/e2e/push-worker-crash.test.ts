@@ -22,7 +22,8 @@ import { PUSH_PAGE_SIZE } from '../../workflows/push-send/push-send.logic';
 import type { TestApi } from '../support/api';
 import { startPushApi } from '../support/push';
 import { eventually } from '../support/eventually';
-import { byToken, insertDevices, pushTenant, sinkRecords, statusCounts } from '../support/push-send';
+import { insertDevices, pushTenant, statusCounts } from '../support/push-send';
+import { byToken, sinkRecords } from '../support/push-sink';
 import { startQueueWorker, type WorkerProcess } from '../support/worker-process';
 
 const DEVICES = 3000; // six pages

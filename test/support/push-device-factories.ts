@@ -29,10 +29,10 @@ export async function dropPushFixture(db: Db, fx: PushFixture): Promise<void> {
 
 /**
  * A company as the devices tests need it: an account (over HTTP, so its access token is
- * real), two apps of its company and an API key for each (rows written directly; the
- * apps and keys endpoints are not what these tests exercise).
+ * real), two apps of its company and an API key for each (rows written through the
+ * repositories; the apps and keys endpoints are not what these tests exercise).
  */
-export interface PushTenant {
+export interface TwoAppTenant {
   companyId: string;
   userToken: string;
   appA: string;
@@ -41,7 +41,7 @@ export interface PushTenant {
   keyB: string;
 }
 
-export async function createPushTenant(api: TestApi): Promise<PushTenant> {
+export async function createTwoAppTenant(api: TestApi): Promise<TwoAppTenant> {
   const account = await registerAccount(api);
   const companyId = (await findPushUserById(api.deps.db, account.userId))!.companyId!;
   const appA = await createPushApp(api.deps.db, companyId, 'Android');

@@ -1,11 +1,9 @@
 // Shared set-up of the push sending tests: an account with an app that has the local
 // sink's FCM and APNs credentials and an API key (all over HTTP, as a client does it),
 // devices written through the repository (a thousand registrations over HTTP would only
-// measure the register endpoint), and the sink's records.
+// measure the register endpoint), and the sends' outcomes.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
 import type { Db } from '../../db/db';
 import { registerDevice } from '../../db/repositories/push-devices';
@@ -51,32 +49,6 @@ export async function insertDevices(db: Db, appId: string, count: number, o: { p
     }
   });
   return devices;
-}
-
-export interface SinkRecord {
-  token: string;
-  title: string;
-  body: string;
-  data: Record<string, string>;
-  receivedAt: string;
-}
-
-/** Every push the sink writing to `dir` accepted (fcm.jsonl and apns.jsonl). */
-export function sinkRecords(dir: string): SinkRecord[] {
-  const out: SinkRecord[] = [];
-  for (const file of ['fcm.jsonl', 'apns.jsonl']) {
-    const path = join(dir, file);
-    if (!existsSync(path)) continue;
-    for (const line of readFileSync(path, 'utf8').split('\n')) if (line.trim()) out.push(JSON.parse(line));
-  }
-  return out;
-}
-
-/** The records of the given tokens, grouped by token. */
-export function byToken(records: SinkRecord[], tokens: Iterable<string>): Map<string, SinkRecord[]> {
-  const mine = new Map<string, SinkRecord[]>([...tokens].map((t) => [t, []]));
-  for (const r of records) mine.get(r.token)?.push(r);
-  return mine;
 }
 
 /** The send a notification belongs to. */
