@@ -103,9 +103,9 @@ export function apiKeysRepository(db: Queryable & { manager: Executor }) {
       return (await this.findById(k.id))!;
     },
 
-    /** Sets revoked_at once; revoking again keeps the first time (revocation is permanent). */
-    async revoke(id: string, revokedBy: string): Promise<void> {
-      await m().update(ApiKey, { id, revokedAt: IsNull() }, { revokedAt: () => 'now()', revokedBy });
+    /** Sets revoked_at once (now, or `at`); revoking again keeps the first time (revocation is permanent). */
+    async revoke(id: string, revokedBy: string, at?: Date): Promise<void> {
+      await m().update(ApiKey, { id, revokedAt: IsNull() }, { revokedAt: at ?? (() => 'now()'), revokedBy });
     },
 
     // The condition keeps several API processes from all writing the same minute.

@@ -14,6 +14,8 @@ export type EventType =
   | 'sla.breached';
 
 export interface NewEvent {
+  /** a new evt_ id when not given */
+  id?: string;
   workspaceId: string;
   type: EventType;
   subjectId: string;
@@ -29,7 +31,7 @@ export async function recordEvent(executor: Executor, e: NewEvent): Promise<void
     executor,
     `INSERT INTO events (id, workspace_id, type, subject_id, data, occurred_at, dedupe_key)
      VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (dedupe_key) DO NOTHING`,
-    [newId('evt'), e.workspaceId, e.type, e.subjectId, JSON.stringify(e.data), e.at, e.dedupeKey],
+    [e.id ?? newId('evt'), e.workspaceId, e.type, e.subjectId, JSON.stringify(e.data), e.at, e.dedupeKey],
   );
 }
 

@@ -1,7 +1,8 @@
 // POST /v1/agents, GET /v1/agents, GET /v1/agents/{id} over HTTP, and findAgent.
 import assert from 'node:assert/strict';
 import { findAgent } from '../../db/repositories/agents';
-import { assertError, startTenantApi, type Tenant, type TestApi } from '../support/api';
+import { assertError, startTenantApi, type TestApi } from '../support/api';
+import type { Tenant } from '../support/factories';
 import { createApiKey, createTenant, createWorkspace } from '../support/factories';
 
 let api: TestApi;

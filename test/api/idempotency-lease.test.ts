@@ -4,10 +4,10 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { startApi, type TestApi } from '../support/api';
-import { assertError, tenantWithPlayer, type Tenant } from '../support/tickets';
+import { assertError, tenantWithPlayer, type TenantWithPlayer } from '../support/tickets';
 
 let api: TestApi;
-let t: Tenant;
+let t: TenantWithPlayer;
 beforeAll(async () => {
   api = await startApi();
   t = await tenantWithPlayer(api);

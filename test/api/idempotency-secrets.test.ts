@@ -2,7 +2,8 @@
 // carry a one-time secret: replayed to the client, stored only sealed with the secret box.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { assertError, startTenantApi, type Tenant, type TestApi } from '../support/api';
+import { assertError, startTenantApi, type TestApi } from '../support/api';
+import type { Tenant } from '../support/factories';
 import { fakeResolver } from '../support/webhook-api';
 
 let api: TestApi;

@@ -1,11 +1,12 @@
 // GET /v1/players/{id}/tickets and DELETE /v1/players/{id} (erasure) over HTTP.
 import assert from 'node:assert/strict';
-import { assertError, startTenantApi, type Tenant, type TestApi } from '../support/api';
+import { assertError, startTenantApi, type TestApi } from '../support/api';
+import type { Tenant } from '../support/factories';
 import { createApiKey, createTenant } from '../support/factories';
 import { insertEvent, insertMessage, insertTicket, uniquePlayerId as pid } from '../support/player-helpers';
 import { envelope } from '../../domain/webhooks/envelope';
 import { newId } from '../../lib/ids';
-import { insertEndpoint } from '../support/webhook-receiver';
+import { insertEndpoint } from '../support/webhook-factories';
 
 let api: TestApi;
 let tenant: Tenant;

@@ -1,6 +1,7 @@
 // POST /v1/players (upsert), GET /v1/players/{id}, GET /v1/players/lookup over HTTP.
 import assert from 'node:assert/strict';
-import { assertError, startTenantApi, type Tenant, type TestApi } from '../support/api';
+import { assertError, startTenantApi, type TestApi } from '../support/api';
+import type { Tenant } from '../support/factories';
 import { uniquePlayerId as pid } from '../support/player-helpers';
 import { createApiKey, createOrganization, createTenant, createWorkspace } from '../support/factories';
 

@@ -14,7 +14,7 @@ import { pushSendWorkflowId } from '../../workflows/push-send/contract';
 import type { TestApi } from '../support/api';
 import { apiKeyHeader, assertPushError, startPushApi } from '../support/push';
 import { insertDevices, pushTenant, sendOf, sendResult, statusCounts, type PushTenant } from '../support/push-send';
-import { eventually } from '../support/tickets';
+import { eventually } from '../support/eventually';
 
 let api: TestApi;
 let tenant: PushTenant;

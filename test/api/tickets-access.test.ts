@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { startApi, type TestApi } from '../support/api';
 import { createApiKey, createPlayer } from '../support/factories';
-import { assertError, createTicket, tenantWithPlayer, type Tenant } from '../support/tickets';
+import { assertError, createTicket, tenantWithPlayer, type TenantWithPlayer } from '../support/tickets';
 
 let api: TestApi;
-let t: Tenant;
-let other: Tenant;
+let t: TenantWithPlayer;
+let other: TenantWithPlayer;
 beforeAll(async () => {
   api = await startApi();
   t = await tenantWithPlayer(api);

@@ -4,10 +4,10 @@
 import assert from 'node:assert/strict';
 import { ticketWorkflowId, ENDED_TICKET_WORKFLOW_TYPE } from '../../workflows/ticket/contract';
 import { startApi, type TestApi } from '../support/api';
-import { assertError, createTicket, tenantWithPlayer, type Tenant } from '../support/tickets';
+import { assertError, createTicket, tenantWithPlayer, type TenantWithPlayer } from '../support/tickets';
 
 let api: TestApi;
-let t: Tenant;
+let t: TenantWithPlayer;
 beforeAll(async () => {
   api = await startApi();
   t = await tenantWithPlayer(api);

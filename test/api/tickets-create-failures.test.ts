@@ -6,13 +6,14 @@ import assert from 'node:assert/strict';
 import { Client, Connection } from '@temporalio/client';
 import { createApp } from '../../api/app';
 import { startApi, type TestApi } from '../support/api';
-import { startTcpProxy, viaProxy, type TcpProxy } from '../support/tcp-switch';
-import { assertError, eventually, tenantWithPlayer, type Tenant } from '../support/tickets';
+import { startTcpProxy, viaProxy, type TcpProxy } from '../support/tcp-proxy';
+import { assertError, tenantWithPlayer, type TenantWithPlayer } from '../support/tickets';
+import { eventually } from '../support/eventually';
 import { findWorkflowStart, forgetWorkflowStarts } from '../../db/repositories/workflow-starts';
 import { TICKET_WORKFLOW_TYPE, TICKETING_QUEUE, ticketWorkflowId } from '../../workflows/ticket/contract';
 
 let api: TestApi;
-let t: Tenant;
+let t: TenantWithPlayer;
 beforeAll(async () => {
   api = await startApi();
   t = await tenantWithPlayer(api);

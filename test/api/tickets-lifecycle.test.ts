@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { startApi, type TestApi } from '../support/api';
 import { receivedMail } from '../support/mail';
-import { assertError, createTicket, tenantWithPlayer, type Tenant } from '../support/tickets';
+import { assertError, createTicket, tenantWithPlayer, type TenantWithPlayer } from '../support/tickets';
 
 let api: TestApi;
-let t: Tenant;
+let t: TenantWithPlayer;
 beforeAll(async () => {
   api = await startApi();
   t = await tenantWithPlayer(api);

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { startApi, type TestApi } from '../support/api';
-import { assertError, createTicket, tenantWithPlayer, type Tenant } from '../support/tickets';
+import { assertError, createTicket, tenantWithPlayer, type TenantWithPlayer } from '../support/tickets';
 
 let api: TestApi;
-let t: Tenant;
+let t: TenantWithPlayer;
 let ids: Record<string, string> = {};
 beforeAll(async () => {
   api = await startApi();

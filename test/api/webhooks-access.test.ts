@@ -1,7 +1,8 @@
 // /v1/webhooks over HTTP: who may register, read and change endpoints (scopes, other
 // organizations and workspaces, sdk keys).
 import assert from 'node:assert/strict';
-import { assertError, startTenantApi, type Tenant, type TestApi } from '../support/api';
+import { assertError, startTenantApi, type TestApi } from '../support/api';
+import type { Tenant } from '../support/factories';
 import { createApiKey, createTenant, createWorkspace } from '../support/factories';
 import { createWebhook, fakeResolver, webhookBody } from '../support/webhook-api';
 

@@ -6,10 +6,11 @@ import { Webhook } from 'standardwebhooks';
 import { standardWebhooksKey, verifyServiceSignature } from '../../lib/webhooks/signing';
 import { createApp } from '../../api/app';
 import { newId } from '../../lib/ids';
-import { assertError, startTenantApi, type Tenant, type TestApi } from '../support/api';
-import { eventually } from '../support/tickets';
+import { assertError, startTenantApi, type TestApi } from '../support/api';
+import type { Tenant } from '../support/factories';
+import { eventually } from '../support/eventually';
 import { createWebhook, fakeResolver } from '../support/webhook-api';
-import { startReceiver, type ReceivedRequest } from '../support/webhooks';
+import { startReceiver, type Delivered } from '../support/webhook-receiver';
 
 let api: TestApi;
 let tenant: Tenant;
@@ -22,9 +23,9 @@ let slow: Receiver; // 204 after 1.5 s
 
 beforeAll(async () => {
   ({ api, tenant, token, ws } = await startTenantApi({ resolveHost: fakeResolver }));
-  ok = await startReceiver(() => 204);
-  flaky = await startReceiver((_id, n) => (n === 1 ? 500 : 204));
-  slow = await startReceiver(() => new Promise((r) => setTimeout(() => r(204), 1_500)));
+  ok = await startReceiver({ answer: () => 204 });
+  flaky = await startReceiver({ answer: (_id, n) => (n === 1 ? 500 : 204) });
+  slow = await startReceiver({ answer: () => new Promise((r) => setTimeout(() => r(204), 1_500)) });
 });
 afterAll(async () => {
   await Promise.all([ok, flaky, slow].map((r) => r?.stop()));
@@ -36,11 +37,11 @@ const endpoint = (url: string, events = ['ticket.created', 'ticket.resolved', 'p
 const log = (id: string, query = '') => api.request('GET', `/v1/webhooks/${id}/deliveries${query}`, { token });
 const redeliver = (id: string, evt: string) => api.request('POST', `/v1/webhooks/${id}/deliveries/${evt}/redeliver`, { token });
 
-function assertSigned(req: ReceivedRequest, secret: string, deliveryId: string) {
+function assertSigned(req: Delivered, secret: string, deliveryId: string) {
   assert.equal(req.headers['webhook-id'], deliveryId);
-  assert.ok(verifyServiceSignature(secret, req.body, String(req.headers['x-service-signature'])), 'x-service-signature verifies');
+  assert.ok(verifyServiceSignature(secret, req.raw, String(req.headers['x-service-signature'])), 'x-service-signature verifies');
   const wh = new Webhook(standardWebhooksKey(secret).toString('base64'));
-  assert.doesNotThrow(() => wh.verify(req.body, req.headers as Record<string, string>));
+  assert.doesNotThrow(() => wh.verify(req.raw, req.headers as Record<string, string>));
 }
 
 /** A delivery row straight in the table, as the dispatcher would have left it. */
@@ -83,7 +84,7 @@ describe('POST /v1/webhooks/{id}/test', () => {
     const got = ok.received(d.id);
     assert.equal(got.length, 1);
     assertSigned(got[0], e.secret, d.id);
-    assert.deepEqual(JSON.parse(got[0].body), d.payload, 'the payload is the body as sent');
+    assert.deepEqual(JSON.parse(got[0].raw), d.payload, 'the payload is the body as sent');
 
     const listed = await log(e.id);
     assert.equal(listed.status, 200);
@@ -142,7 +143,7 @@ describe('POST /v1/webhooks/{id}/deliveries/{deliveryId}/redeliver', () => {
     const got = flaky.received(first.id);
     assert.equal(got.length, 2);
     for (const req of got) assertSigned(req, e.secret, first.id);
-    assert.equal(got[1].body, got[0].body);
+    assert.equal(got[1].raw, got[0].raw);
   });
 
   it('409 delivery_in_progress for a pending delivery, and for the loser of two redeliveries at once', async () => {

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { masterKey } from '../../lib/crypto/master-key';
 import { decryptSecret } from '../../lib/crypto/secret-box';
 import { isEndpointSecret } from '../../lib/webhooks/signing';
-import { assertError, startApi, startTenantApi, type Tenant, type TestApi } from '../support/api';
+import { assertError, startApi, startTenantApi, type TestApi } from '../support/api';
+import type { Tenant } from '../support/factories';
 import { createApiKey, createOrganization, createWorkspace } from '../support/factories';
 import { createWebhook, fakeResolver, webhookBody } from '../support/webhook-api';
 

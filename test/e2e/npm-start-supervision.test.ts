@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
+import { eventually } from '../support/eventually';
 
 const ROOT = resolve(__dirname, '..', '..');
 
@@ -30,15 +31,8 @@ function freePort(): Promise<number> {
   });
 }
 
-async function until<T>(what: string, probe: () => T | undefined | null | false | Promise<T | undefined | null | false>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const until = <T>(what: string, probe: () => T | undefined | null | false | Promise<T | undefined | null | false>, timeoutMs: number): Promise<T> =>
+  eventually(probe, { what, timeoutMs });
 
 async function adminQuery(sql: string): Promise<void> {
   const c = new Client({ connectionString: process.env.DATABASE_URL });

@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import type { TestApi } from '../support/api';
 import { startPushApi } from '../support/push';
-import { byToken, insertDevices, pushTenant, sendOf, sendResult, sinkRecords, statusCounts, type PushTenant } from '../support/push-send';
-import { pushSinkDir } from '../support/push-sink-dir';
+import { insertDevices, pushTenant, sendOf, sendResult, statusCounts, type PushTenant } from '../support/push-send';
+import { byToken, sinkRecords } from '../support/push-sink';
 
 let api: TestApi;
 let tenant: PushTenant;
@@ -37,7 +37,7 @@ describe('push fan-out', () => {
     assert.deepEqual(totals, { sent: 1000, failed: 0, pages: 2 });
     assert.deepEqual(await statusCounts(api.deps.db, sendId), { sent: 1000 });
 
-    const received = byToken(sinkRecords(pushSinkDir()), devices.map((d) => d.token));
+    const received = byToken(sinkRecords(undefined), devices.map((d) => d.token));
     devices.forEach((d, i) => {
       const got = received.get(d.token)!;
       assert.equal(got.length, 1, `${d.token} received ${got.length} pushes`);

@@ -24,9 +24,10 @@ import { pushSendWorkflowId, type PushSendTotals } from '../../workflows/push-se
 import { PUSH_PAGE_SIZE } from '../../workflows/push-send/push-send.logic';
 import type { TestApi } from '../support/api';
 import { startPushApi } from '../support/push';
-import { waitUntil } from '../support/crash-harness';
-import { byToken, insertDevices, pushTenant, sinkRecords, statusCounts } from '../support/push-send';
-import { startPushWorker, type WorkerProcess } from '../support/worker-process';
+import { eventually } from '../support/eventually';
+import { insertDevices, pushTenant, statusCounts } from '../support/push-send';
+import { byToken, sinkRecords } from '../support/push-sink';
+import { startQueueWorker, type WorkerProcess } from '../support/worker-process';
 
 const DEVICES = 3000; // six pages
 
@@ -65,21 +66,21 @@ describe('push worker kill -9 mid-send', () => {
     );
     assert.ok(sendId);
     const env = { FCM_ENDPOINT: sink.url, APNS_ENDPOINT: sink.url };
-    const first = await startPushWorker(queue, { env });
+    const first = await startQueueWorker('push', queue, { env });
     workers.push(first);
     const dispatcher = createWorkflowStartDispatcher({ db: api.deps.db, client, logger: createLogger(), taskQueue: queue });
     await dispatcher.start();
     const handle = client.workflow.getHandle(pushSendWorkflowId(sendId));
     try {
       // kill once the second page is on its way (a page is one sendEach of 500)
-      await waitUntil(() => sink.counts.fcm > PUSH_PAGE_SIZE + 50, { timeoutMs: 60_000, everyMs: 1, why: () => `sink has ${sink.counts.fcm}:\n${first.output()}` });
+      await eventually(() => sink.counts.fcm > PUSH_PAGE_SIZE + 50, { timeoutMs: 60_000, everyMs: 1, what: () => `sink has ${sink.counts.fcm}:\n${first.output()}` });
       first.kill9();
       assert.equal((await first.exited).signal, 'SIGKILL');
       const atKill = sink.counts.fcm;
       assert.ok(atKill < DEVICES, `the send was still under way at the kill (${atKill} pushed)`);
       assert.equal((await handle.describe()).status.name, 'RUNNING');
 
-      const second = await startPushWorker(queue, { env });
+      const second = await startQueueWorker('push', queue, { env });
       workers.push(second);
       const totals = (await handle.result()) as PushSendTotals;
       assert.equal(totals.sent, DEVICES);

@@ -7,19 +7,20 @@ import { connectDb, type Db } from '../../db/db';
 import { loadConfig } from '../../lib/config';
 import { newId } from '../../lib/ids';
 import { createTenant } from '../support/factories';
-import { eventually } from '../support/tickets';
-import { insertEndpoint, startVerifyingReceiver } from '../support/webhook-receiver';
+import { eventually } from '../support/eventually';
+import { insertEndpoint } from '../support/webhook-factories';
+import { startReceiver } from '../support/webhook-receiver';
 
 let db: Db;
 let workspaceId: string;
-let receiver: Awaited<ReturnType<typeof startVerifyingReceiver>>;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let endpointId: string;
 let secret = '';
 
 beforeAll(async () => {
   db = await connectDb(loadConfig().databaseUrl, 4);
   workspaceId = (await createTenant(db)).workspace.id;
-  receiver = await startVerifyingReceiver(() => secret);
+  receiver = await startReceiver({ secret: () => secret });
   const ep = await insertEndpoint(db, { workspaceId, url: receiver.url, events: ['ticket.created'] });
   endpointId = ep.id;
   secret = ep.secret;
@@ -54,7 +55,7 @@ const dispatchedAt = async (eventId: string) =>
 
 test('a claim whose dispatcher died is taken up again with the delivery ids it was claimed with', async () => {
   const { eventId, deliveryId } = await claimedButNotStarted();
-  const got = await eventually(async () => receiver.accepted.find((d) => d.id === deliveryId), 20_000);
+  const got = await eventually(async () => receiver.accepted.find((d) => d.id === deliveryId), { timeoutMs: 20_000 });
   assert.equal(got.envelope.id, deliveryId);
   // the worker records the attempt once the receiver has answered: wait for that write
   const rows = await eventually(async () => {

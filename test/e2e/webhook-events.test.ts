@@ -7,22 +7,24 @@ import { Webhook } from 'standardwebhooks';
 import { verifyServiceSignature } from '../../lib/webhooks/signing';
 import { startApi, type TestApi } from '../support/api';
 import { uniquePlayerId } from '../support/player-helpers';
-import { createTicket, eventually, tenantWithPlayer, type Tenant } from '../support/tickets';
-import { insertEndpoint, startVerifyingReceiver } from '../support/webhook-receiver';
+import { createTicket, tenantWithPlayer, type TenantWithPlayer } from '../support/tickets';
+import { eventually } from '../support/eventually';
+import { insertEndpoint } from '../support/webhook-factories';
+import { startReceiver } from '../support/webhook-receiver';
 
 const ALL_EVENTS = ['ticket.created', 'ticket.assigned', 'ticket.resolved', 'ticket.closed', 'message.created', 'player.created', 'sla.breached'];
 
 let api: TestApi;
-let t: Tenant;
+let t: TenantWithPlayer;
 let secret = '';
-let receiver: Awaited<ReturnType<typeof startVerifyingReceiver>>;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let endpointId: string;
 
 beforeAll(async () => {
   api = await startApi();
   // urgent tickets breach their first-response SLA after one minute
   t = await tenantWithPlayer(api, { settings: { sla: { urgent: { firstResponseMinutes: 1, resolutionMinutes: 2 } } } });
-  receiver = await startVerifyingReceiver(() => secret);
+  receiver = await startReceiver({ secret: () => secret });
   const ep = await insertEndpoint(api.deps.db, { workspaceId: t.workspace.id, url: receiver.url, events: ALL_EVENTS });
   secret = ep.secret;
   endpointId = ep.id;
@@ -34,7 +36,7 @@ afterAll(async () => {
 
 const call = (method: string, path: string, body?: unknown) => api.request(method, path, { token: t.token, body });
 const arrived = (event: string, match: (data: any) => boolean, timeoutMs = 20_000) =>
-  eventually(async () => receiver.of(event).find((d) => match(d.envelope.data)), timeoutMs);
+  eventually(async () => receiver.of(event).find((d) => match(d.envelope.data)), { timeoutMs });
 
 /** The first recorded attempt of `endpointId`'s delivery of the ticket's event, once there is one. */
 const firstAttempt = (endpointId: string, ticketId: string) =>
@@ -126,7 +128,7 @@ test('a tampered body fails both signature checks and the receiver rejects it', 
 });
 
 test('a paused endpoint gets nothing, and resuming does not replay what it skipped', async () => {
-  const quiet = await startVerifyingReceiver(() => pausedSecret);
+  const quiet = await startReceiver({ secret: () => pausedSecret });
   const paused = await insertEndpoint(api.deps.db, { workspaceId: t.workspace.id, url: quiet.url, events: ['ticket.created'], active: false });
   const pausedSecret = paused.secret;
   try {
@@ -151,7 +153,7 @@ test('a paused endpoint gets nothing, and resuming does not replay what it skipp
 });
 
 test('a redirect is never followed: the attempt fails with the 3xx and the target sees nothing', async () => {
-  const target = await startVerifyingReceiver(() => secret);
+  const target = await startReceiver({ secret: () => secret });
   const redirector = http.createServer((_req, res) => res.writeHead(302, { location: target.url }).end());
   await new Promise<void>((r) => redirector.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(redirector.address() as AddressInfo).port}/hook`;

@@ -7,7 +7,10 @@
 // test/support/crash-harness.ts).
 import assert from 'node:assert/strict';
 import { createTenant } from '../support/factories';
-import { assertGenuine, assertSucceededFirstTime, insertDeliveries, sleep, useCrashHarness, waitUntil } from '../support/crash-harness';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { assertGenuine, assertSucceededFirstTime, useCrashHarness } from '../support/crash-harness';
+import { eventually } from '../support/eventually';
+import { insertTicketCreatedDeliveries } from '../support/webhook-factories';
 
 const harness = useCrashHarness();
 
@@ -25,7 +28,7 @@ test('kill -9 of the webhooks worker mid-delivery: every event arrives, a repeat
   const run = harness.run('mid');
   const { workspace } = await createTenant(harness.db);
   const { endpointId, receiver } = await run.receiverEndpoint(workspace.id, delayMs);
-  const events = await insertDeliveries(harness.db, { workspaceId: workspace.id, endpointIds: [endpointId], count: EVENTS });
+  const events = await insertTicketCreatedDeliveries(harness.db, { workspaceId: workspace.id, endpointIds: [endpointId], count: EVENTS });
   const deliveryIds = events.map((e) => e.deliveries[0].deliveryId);
   const bodyOf = new Map(events.map((e) => [e.deliveries[0].deliveryId, e.deliveries[0].body]));
 
@@ -34,9 +37,10 @@ test('kill -9 of the webhooks worker mid-delivery: every event arrives, a repeat
   const starting = run.startWorkflows(events, START_EVERY_MS);
 
   // some answered, some in flight: kill -9
-  await waitUntil(() => receiver.answered() >= KILL_AFTER_ANSWERED && receiver.inFlight.size > 0, {
+  await eventually(() => receiver.answered() >= KILL_AFTER_ANSWERED && receiver.inFlight.size > 0, {
     timeoutMs: 30_000,
-    why: () => `no deliveries in flight within 30 s:\n${first.output()}`,
+    everyMs: 5,
+    what: () => `no deliveries in flight within 30 s:\n${first.output()}`,
   });
   const killedAt = Date.now();
   const inFlightAtKill = new Set([...receiver.inFlight].map((r) => r.id));
@@ -104,7 +108,7 @@ test('kill -9 while a slow sibling delivery holds the workflow task open: a reco
   const { workspace } = await createTenant(harness.db);
   const fast = await run.receiverEndpoint(workspace.id, () => FAST_MS);
   const slow = await run.receiverEndpoint(workspace.id, () => SLOW_MS);
-  const events = await insertDeliveries(harness.db, { workspaceId: workspace.id, endpointIds: [fast.endpointId, slow.endpointId], count: EVENTS });
+  const events = await insertTicketCreatedDeliveries(harness.db, { workspaceId: workspace.id, endpointIds: [fast.endpointId, slow.endpointId], count: EVENTS });
   const fastIds = events.map((e) => e.deliveries[0].deliveryId);
   const slowIds = events.map((e) => e.deliveries[1].deliveryId);
   const bodyOf = new Map(events.flatMap((e) => e.deliveries.map((d) => [d.deliveryId, d.body] as const)));
@@ -115,10 +119,10 @@ test('kill -9 while a slow sibling delivery holds the workflow task open: a reco
   const starting = run.startWorkflows(events, START_EVERY_MS);
 
   // every fast delivery answered and recorded, every slow one in flight: kill -9
-  await waitUntil(async () => fast.receiver.answered() === EVENTS && slow.receiver.inFlight.size === EVENTS && (await recordedFast()) === EVENTS, {
+  await eventually(async () => fast.receiver.answered() === EVENTS && slow.receiver.inFlight.size === EVENTS && (await recordedFast()) === EVENTS, {
     timeoutMs: 30_000,
     everyMs: 20,
-    why: () => `fast ${fast.receiver.answered()}/${EVENTS} answered, slow ${slow.receiver.inFlight.size}/${EVENTS} in flight within 30 s:\n${first.output()}`,
+    what: () => `fast ${fast.receiver.answered()}/${EVENTS} answered, slow ${slow.receiver.inFlight.size}/${EVENTS} in flight within 30 s:\n${first.output()}`,
   });
   const killedAt = Date.now();
   await run.kill9(first);

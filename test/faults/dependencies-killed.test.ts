@@ -16,10 +16,10 @@ import { countDeliveries, deliveredTicket, repeatsByFault } from '../support/fau
 import { failuresOf } from '../support/careful-client';
 import { createLoad } from '../support/fault-load';
 import { freePort, OwnPostgres, ownRedis, ownTemporal, stopFaultServices, workerProcess, type Restartable } from '../support/fault-services';
-import { tenantWithPlayer, type Tenant } from '../support/tickets';
+import { tenantWithPlayer, type TenantWithPlayer } from '../support/tickets';
 import { createWebhook } from '../support/webhook-api';
 import { TICKETING_QUEUE } from '../../workflows/ticket/contract';
-import { startVerifyingReceiver } from '../support/webhook-receiver';
+import { startReceiver } from '../support/webhook-receiver';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
@@ -43,9 +43,9 @@ let redis: Restartable;
 let temporal: Restartable;
 let worker: Restartable;
 let webhooksWorker: Restartable;
-let receiver: Awaited<ReturnType<typeof startVerifyingReceiver>>;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let api: TestApi;
-let t: Tenant;
+let t: TenantWithPlayer;
 let endpoint: { id: string; secret: string };
 
 
@@ -76,7 +76,7 @@ beforeAll(async () => {
   worker = workerProcess('ticketing', { ...env, LOG_LEVEL: 'info' });
   webhooksWorker = workerProcess('webhooks', { ...env, LOG_LEVEL: 'info' });
   // a receiver that takes 0.2-0.6 s to answer, so that a kill finds deliveries in flight
-  receiver = await startVerifyingReceiver(() => endpoint.secret, { answerAfterMs: () => 200 + Math.random() * 400 });
+  receiver = await startReceiver({ secret: () => endpoint.secret, answerAfterMs: () => 200 + Math.random() * 400 });
   // hundreds of 503s (and failed key lookups) are logged during the outages; a 500 fails the test anyway
   [api] = await Promise.all([startApi(env, { logger: createLogger({ level: 'fatal' }) }), worker.start(), webhooksWorker.start()]);
   t = await tenantWithPlayer(api);

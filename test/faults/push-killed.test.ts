@@ -20,7 +20,8 @@ import type { TestApi } from '../support/api';
 import { carefulClient, failuresOf, type Attempt, type Operation } from '../support/careful-client';
 import { freePort, OwnPostgres, ownRedis, ownTemporal, stopFaultServices, workerProcess, type Restartable } from '../support/fault-services';
 import { startPushApi } from '../support/push';
-import { insertDevices, pushTenant, sinkRecords, type PushTenant, type SinkRecord } from '../support/push-send';
+import { insertDevices, pushTenant, type PushTenant } from '../support/push-send';
+import { sinkRecords, type SinkRecord } from '../support/push-sink';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 const REGISTER_CLIENTS = 3;

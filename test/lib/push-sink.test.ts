@@ -3,34 +3,23 @@
 import assert from 'node:assert/strict';
 import { createPrivateKey, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { connect, constants, type ClientHttp2Session } from 'node:http2';
+import { connect, type ClientHttp2Session } from 'node:http2';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { measureSinkCapacity, startSinkProcess } from '../../bench/push/sink-capacity';
 import { parseFcmServiceAccount } from '../../lib/push/credentials';
 import { demoCredentials, generateDemoCredentials } from '../../lib/push/demo-credentials';
 import { signJwt } from '../../lib/push/jwt';
 import { sinkRecords, startTestPushSink } from '../support/push-sink';
+import { http2Post, measureSinkCapacity, startSinkProcess } from '../support/push-sink-capacity';
 
 const creds = generateDemoCredentials({ projectId: 'sink-test-project', keyId: 'SINKTEST01' });
 const sa = parseFcmServiceAccount(creds.serviceAccountJson);
 let sink: Awaited<ReturnType<typeof startTestPushSink>>;
 let session: ClientHttp2Session;
 
-function post(path: string, headers: Record<string, string>, body: string): Promise<{ status: number; json: Record<string, unknown> }> {
-  return new Promise((res, rej) => {
-    const req = session.request({ [constants.HTTP2_HEADER_METHOD]: 'POST', [constants.HTTP2_HEADER_PATH]: path, ...headers });
-    let status = 0;
-    const chunks: Buffer[] = [];
-    req.on('response', (h) => (status = Number(h[constants.HTTP2_HEADER_STATUS])));
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      res({ status, json: text ? JSON.parse(text) : {} });
-    });
-    req.on('error', rej);
-    req.end(body);
-  });
+async function post(path: string, headers: Record<string, string>, body: string): Promise<{ status: number; json: Record<string, unknown> }> {
+  const { status, text } = await http2Post(session, path, headers, body);
+  return { status, json: text ? JSON.parse(text) : {} };
 }
 
 const assertion = (claims: Record<string, unknown> = {}, key = sa.privateKey) => {

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { Supervisor, type ChildSpec, type SupervisorOptions } from '../../scripts/supervisor';
+import { eventually } from '../support/eventually';
 
 import { readFileSync } from 'node:fs';
 
@@ -16,15 +17,8 @@ const alive = (pid: number) => {
   }
 };
 
-async function until<T>(what: string, probe: () => T | undefined | false, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = probe();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const until = <T>(what: string, probe: () => T | undefined | false, timeoutMs = 15_000): Promise<T> =>
+  eventually(probe, { what, timeoutMs, everyMs: 25 });
 
 /** A node child that prints its pid, then runs `body` (JavaScript). */
 const nodeChild = (name: string, body = 'setInterval(() => {}, 1000);', extra: Partial<ChildSpec> = {}): ChildSpec => ({

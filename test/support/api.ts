@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import { createApp } from '../../api/app';
 import { createDeps, type AppDeps } from '../../api/deps';
 import { loadConfig } from '../../lib/config';
-import { createTenant } from './factories';
+import { createTenant, type Tenant } from './factories';
 
 export interface TestApi {
   baseUrl: string;
@@ -76,8 +76,6 @@ export function assertError(res: Pick<TestResponse, 'status' | 'body'>, status: 
   assert.ok(err.message.length > 0);
   assert.match(err.requestId, /^req_/);
 }
-
-export type Tenant = Awaited<ReturnType<typeof createTenant>>;
 
 /**
  * What most /v1 test files start with: the API and a tenant of their own, its sdk key

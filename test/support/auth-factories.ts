@@ -1,16 +1,16 @@
 // Factories and helpers for the auth tests (the shared ones live in factories.ts).
 import type { Db } from '../../db/db';
+import { apiKeysRepository } from '../../db/repositories/api-keys';
 import type { TestApi } from './api';
 import { createApiKey, createOrganization, createWorkspace, type Key, type Org } from './factories';
 
-/** Marks a key revoked `daysAgo` days ago, straight in Postgres (as if revoked back then). */
+/** Marks a key revoked `daysAgo` days ago (as if revoked back then, by itself). */
 export async function revokeKeyDaysAgo(db: Db, keyId: string, daysAgo: number): Promise<void> {
-  await db.query(`UPDATE api_keys SET revoked_at = now() - make_interval(days => $2) WHERE id = $1`, [keyId, daysAgo]);
+  await apiKeysRepository(db).revoke(keyId, keyId, new Date(Date.now() - daysAgo * 86_400_000));
 }
 
 export async function keyExists(db: Db, keyId: string): Promise<boolean> {
-  const { rows } = await db.query('SELECT 1 FROM api_keys WHERE id = $1', [keyId]);
-  return rows.length === 1;
+  return (await apiKeysRepository(db).findById(keyId)) !== null;
 }
 
 /** POST /v1/auth/token; asserts nothing, returns the raw response. */

@@ -1,134 +1,37 @@
 // Shared plumbing of the kill -9 fault tests of the webhooks worker
-// (test/e2e/webhook-worker-crash.test.ts): receivers that verify and answer late, the rows
-// claimEvents would write, and a run on a task queue of its own whose worker process the
-// test starts, kills and starts again.
+// (test/e2e/webhook-worker-crash.test.ts): receivers that verify and answer late, and a
+// run on a task queue of its own whose worker process the test starts, kills and starts
+// again.
 //
 // Isolation. The suite's own `webhooks` worker (scripts/test.sh) runs the outbox dispatcher,
 // which claims EVERY undispatched event and starts its workflow on the shared `webhooks`
 // queue, where that worker, not ours, would deliver it; and we cannot SIGKILL that worker
 // (we do not own it and do not know its pid). So these tests bypass the outbox: they write
-// the delivery rows themselves (no `events` rows, so no dispatcher ever sees them), exactly
-// as claimEvents would (one delivery per subscribed endpoint, envelope() bodies, status
-// pending), and start the production `webhookBatchWorkflow` themselves, with the
+// the delivery rows themselves (insertTicketCreatedDeliveries in webhook-factories.ts: no
+// `events` rows, so no dispatcher ever sees them; one delivery per subscribed endpoint,
+// envelope() bodies, status pending, as claimEvents writes them), and start the production `webhookBatchWorkflow` themselves, with the
 // dispatcher's workflow ids, on a task queue of their own. Only their own worker process
 // polls that queue: the production workflows and activities with the options of
-// workers/main.ts (test/support/webhook-worker-main.ts), in a separate OS process that can
+// workers/main.ts (test/support/queue-worker-main.ts), in a separate OS process that can
 // really be killed. The dispatcher is not under test here: its crash safety
 // (claim/dispatch columns, REJECT_DUPLICATE) is another test's job.
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
-import { Webhook } from 'standardwebhooks';
-import { envelope } from '../../domain/webhooks/envelope';
-import { verifyServiceSignature } from '../../lib/webhooks/signing';
 import type { Db } from '../../db/db';
 import { loadConfig } from '../../lib/config';
-import { newId } from '../../lib/ids';
 import { TICKETING_RETRY_SCHEDULE } from '../../domain/webhooks/retry-schedules';
 import { WEBHOOK_BATCH_WORKFLOW_TYPE, webhookBatchWorkflowId, type BatchTally, type WebhookBatchInput } from '../../workflows/webhook-delivery/contract';
 import { startApi, type TestApi } from './api';
-import { insertEndpoint } from './webhook-receiver';
-import { startWebhookWorker, type WorkerProcess } from './worker-process';
-
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-export interface ReceivedRequest {
-  id: string;
-  raw: string;
-  envelopeId: unknown;
-  verified: boolean;
-  receivedAt: number;
-  answeredAt?: number;
-}
-
-/**
- * A receiver on 127.0.0.1 that verifies `x-service-signature` (and the Standard Webhooks
- * headers), records every request, and answers 200 after `delayMs()` ms. `inFlight` holds
- * the requests it has read but not answered yet.
- */
-export async function startSlowReceiver(secret: () => string, delayMs: () => number) {
-  const requests: ReceivedRequest[] = [];
-  const inFlight = new Set<ReceivedRequest>();
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      let verified = verifyServiceSignature(secret(), raw, req.headers['x-service-signature'] as string);
-      try {
-        new Webhook(secret()).verify(raw, req.headers as Record<string, string>);
-      } catch {
-        verified = false;
-      }
-      let envelopeId: unknown;
-      try {
-        envelopeId = JSON.parse(raw).id;
-      } catch {
-        /* recorded as is */
-      }
-      const r: ReceivedRequest = { id: String(req.headers['webhook-id']), raw, envelopeId, verified, receivedAt: Date.now() };
-      requests.push(r);
-      if (!verified) return res.writeHead(401).end();
-      inFlight.add(r);
-      setTimeout(() => {
-        inFlight.delete(r);
-        r.answeredAt = Date.now();
-        res.writeHead(200).end(); // to a dead peer after the kill: nobody reads it
-      }, delayMs());
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
-    requests,
-    inFlight,
-    answered: () => requests.filter((r) => r.answeredAt).length,
-    /** the requests grouped by webhook-id, in arrival order */
-    byId() {
-      const byId = new Map<string, ReceivedRequest[]>();
-      for (const r of requests) byId.set(r.id, [...(byId.get(r.id) ?? []), r]);
-      return byId;
-    },
-    stop: () => {
-      server.closeAllConnections();
-      return new Promise((r) => server.close(r));
-    },
-  };
-}
-export type SlowReceiver = Awaited<ReturnType<typeof startSlowReceiver>>;
-
-export interface CrashEvent {
-  eventId: string;
-  /** one per endpoint, in the order of `endpointIds` */
-  deliveries: { deliveryId: string; endpointId: string; body: string }[];
-}
-
-/** The rows claimEvents would write for `count` ticket.created events and the endpoints given. */
-export async function insertDeliveries(db: Db, o: { workspaceId: string; endpointIds: string[]; count: number }): Promise<CrashEvent[]> {
-  const events = Array.from({ length: o.count }, (_, n) => ({
-    eventId: newId('evt'),
-    deliveries: o.endpointIds.map((endpointId) => {
-      const deliveryId = newId('evt');
-      const data = { id: `tkt_crash_${n}`, title: `Crash test ${n}` };
-      return { deliveryId, endpointId, body: envelope(deliveryId, { type: 'ticket.created', workspaceId: o.workspaceId, occurredAt: new Date(), data }) };
-    }),
-  }));
-  const rows = events.flatMap((e) => e.deliveries.map((d) => ({ ...d, eventId: e.eventId })));
-  await db.query(
-    `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, workspace_id, body, status)
-     SELECT d.id, d.endpoint_id, d.event_id, 'ticket.created', $1, d.body, 'pending'
-       FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) AS d(id, endpoint_id, event_id, body)`,
-    [o.workspaceId, rows.map((d) => d.deliveryId), rows.map((d) => d.endpointId), rows.map((d) => d.eventId), rows.map((d) => d.body)],
-  );
-  return events;
-}
+import { insertEndpoint, type TicketCreatedEvent } from './webhook-factories';
+import { startReceiver, type Receiver } from './webhook-receiver';
+import { startQueueWorker, type WorkerProcess } from './worker-process';
 
 /** Every request verifies and carries its delivery's stored bytes under its own id. */
-export function assertGenuine(receiver: SlowReceiver, bodyOf: Map<string, string>) {
+export function assertGenuine(receiver: Receiver, bodyOf: Map<string, string>) {
   assert.deepEqual(receiver.requests.filter((r) => !r.verified), [], 'every request verifies');
   for (const r of receiver.requests) {
-    assert.equal(r.envelopeId, r.id, 'webhook-id header = envelope id');
+    assert.equal(r.envelope?.id, r.id, 'webhook-id header = envelope id');
     assert.equal(r.raw, bodyOf.get(r.id), `request ${r.id} is the stored body, byte for byte`);
   }
 }
@@ -143,15 +46,6 @@ export async function assertSucceededFirstTime(db: Db, deliveryIds: string[]) {
   );
   assert.equal(rows.length, deliveryIds.length);
   for (const r of rows) assert.deepEqual([r.status, r.attempts, r.numbers, r.codes], ['succeeded', 1, [1], [200]], r.id);
-}
-
-/** Polls `ready` every `everyMs` until it holds; fails with `why()` after `timeoutMs`. */
-export async function waitUntil(ready: () => boolean | Promise<boolean>, o: { timeoutMs: number; everyMs?: number; why: () => string }) {
-  const deadline = Date.now() + o.timeoutMs;
-  while (!(await ready())) {
-    assert.ok(Date.now() < deadline, o.why());
-    await sleep(o.everyMs ?? 5);
-  }
 }
 
 /**
@@ -194,7 +88,7 @@ export function useCrashHarness() {
 export class CrashRun {
   readonly workers: WorkerProcess[] = [];
   readonly handles: WorkflowHandle[] = [];
-  private readonly receivers: SlowReceiver[] = [];
+  private readonly receivers: Receiver[] = [];
 
   constructor(
     private readonly client: Client,
@@ -205,7 +99,7 @@ export class CrashRun {
   /** A receiver answering after `delayMs()` ms, and an endpoint of `workspaceId` subscribed to ticket.created that points at it. */
   async receiverEndpoint(workspaceId: string, delayMs: () => number) {
     let secret = '';
-    const receiver = await startSlowReceiver(() => secret, delayMs);
+    const receiver = await startReceiver({ secret: () => secret, answerAfterMs: delayMs });
     this.receivers.push(receiver);
     const endpoint = await insertEndpoint(this.db, { workspaceId, url: receiver.url, events: ['ticket.created'] });
     secret = endpoint.secret;
@@ -214,13 +108,13 @@ export class CrashRun {
 
   /** a worker process polling this run's queue, once it polls */
   async startWorker() {
-    const worker = await startWebhookWorker(this.queue);
+    const worker = await startQueueWorker('webhooks', this.queue);
     this.workers.push(worker);
     return worker;
   }
 
   /** Starts each event's workflow, `everyMs` apart, with the dispatcher's workflow id; resolves once all are started. */
-  async startWorkflows(events: CrashEvent[], everyMs: number) {
+  async startWorkflows(events: TicketCreatedEvent[], everyMs: number) {
     for (const e of events) {
       const input: WebhookBatchInput = { batchId: e.eventId, deliveryIds: e.deliveries.map((d) => d.deliveryId), schedule: TICKETING_RETRY_SCHEDULE };
       this.handles.push(

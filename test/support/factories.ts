@@ -1,6 +1,11 @@
-// Test factories that write real rows (Outline style): each test builds its own
-// organization and workspace, so tests never see each other's data.
+// Test factories that write real rows through the repositories (Outline style): each
+// test builds its own organization and workspace, so tests never see each other's data.
 import type { Db } from '../../db/db';
+import { insertAgent } from '../../db/repositories/agents';
+import { apiKeysRepository } from '../../db/repositories/api-keys';
+import { ensureOrganization } from '../../db/repositories/organizations';
+import { upsertPlayerRow } from '../../db/repositories/players';
+import { ensureWorkspace, updateWorkspaceSettings } from '../../db/repositories/workspaces';
 import { generateApiKey, type KeyKind } from '../../lib/api-keys';
 import { newId } from '../../lib/ids';
 
@@ -10,7 +15,7 @@ export interface Key { id: string; key: string }
 
 export async function createOrganization(db: Db, plan: 'starter' | 'growth' | 'scale' = 'scale'): Promise<Org> {
   const id = newId('org');
-  await db.query('INSERT INTO organizations (id, name, plan) VALUES ($1, $2, $3)', [id, `Org ${id}`, plan]);
+  await ensureOrganization(db, { id, name: `Org ${id}`, plan });
   return { id, plan };
 }
 
@@ -21,13 +26,10 @@ export async function createWorkspace(
   settings: object = {},
 ): Promise<Workspace> {
   const id = newId('ws');
-  await db.query('INSERT INTO workspaces (id, organization_id, name, environment, settings) VALUES ($1, $2, $3, $4, $5)', [
-    id,
-    org.id,
-    `Workspace ${id}`,
-    environment,
-    JSON.stringify(settings),
-  ]);
+  await ensureWorkspace(db, { id, organizationId: org.id, name: `Workspace ${id}`, environment });
+  if (Object.keys(settings).length) {
+    await db.transaction((m) => updateWorkspaceSettings(m, id, () => ({ settings: settings as Record<string, unknown>, result: undefined })));
+  }
   return { id, organizationId: org.id, environment };
 }
 
@@ -39,34 +41,25 @@ export async function createApiKey(
   const kind = opts.kind ?? 'sk_live_';
   const { key, prefix, hash } = generateApiKey(kind);
   const id = newId('key');
-  await db.query(
-    `INSERT INTO api_keys (id, organization_id, workspace_id, name, type, environment, prefix, secret_hash, scopes, player_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-    [
-      id,
-      org.id,
-      opts.workspaceId ?? null,
-      opts.name ?? 'test key',
-      kind === 'sdk_' ? 'sdk' : 'server',
-      kind === 'sk_test_' ? 'test' : 'live',
-      prefix,
-      hash,
-      opts.scopes ?? (kind === 'sdk_' ? ['tickets:read', 'tickets:write'] : ['admin:all']),
-      opts.playerId ?? null,
-    ],
-  );
+  await apiKeysRepository(db).insert({
+    id,
+    organizationId: org.id,
+    workspaceId: opts.workspaceId ?? null,
+    name: opts.name ?? 'test key',
+    type: kind === 'sdk_' ? 'sdk' : 'server',
+    environment: kind === 'sk_test_' ? 'test' : 'live',
+    prefix,
+    hash,
+    scopes: opts.scopes ?? (kind === 'sdk_' ? ['tickets:read', 'tickets:write'] : ['admin:all']),
+    playerId: opts.playerId ?? null,
+    createdBy: null,
+  });
   return { id, key };
 }
 
 export async function createAgent(db: Db, workspaceId: string, name = 'Ada Agent'): Promise<{ id: string; name: string }> {
   const id = newId('agt');
-  await db.query('INSERT INTO agents (id, workspace_id, name, email, avatar_url) VALUES ($1, $2, $3, $4, $5)', [
-    id,
-    workspaceId,
-    name,
-    `${id}@studio.test`,
-    `https://avatars.example.com/${id}.png`,
-  ]);
+  await insertAgent(db, { id, workspaceId, name, email: `${id}@studio.test`, avatarUrl: `https://avatars.example.com/${id}.png` });
   return { id, name };
 }
 
@@ -77,19 +70,21 @@ export async function createPlayer(
 ): Promise<{ id: string; playerId: string }> {
   const id = newId('kpl');
   const playerId = opts.playerId ?? `plr_${id.slice(4)}`;
-  await db.query(
-    `INSERT INTO players (id, workspace_id, player_id, display_name, email, metadata, first_seen_at, last_seen_at)
-     VALUES ($1, $2, $3, $4, $5, $6, now(), now())`,
-    [id, workspaceId, playerId, opts.displayName ?? 'Pat Player', opts.email ?? null, JSON.stringify(opts.metadata ?? {})],
-  );
+  await upsertPlayerRow(db, { id, workspaceId, playerId, displayName: opts.displayName ?? 'Pat Player', email: opts.email ?? null, metadata: opts.metadata ?? {} });
   return { id, playerId };
 }
 
-/** An organization with one workspace and an all-scopes server key for it. */
+/** An organization with one workspace and an all-scopes server key for it (createTenant). */
+export interface Tenant {
+  org: Org;
+  workspace: Workspace;
+  key: Key;
+}
+
 export async function createTenant(
   db: Db,
   opts: { plan?: 'starter' | 'growth' | 'scale'; environment?: 'live' | 'sandbox'; settings?: object } = {},
-) {
+): Promise<Tenant> {
   const org = await createOrganization(db, opts.plan ?? 'scale');
   const environment = opts.environment ?? 'live';
   const workspace = await createWorkspace(db, org, environment, opts.settings);

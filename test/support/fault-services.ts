@@ -3,11 +3,12 @@
 // a PostgreSQL cluster (pg_ctl stop -m immediate), a Redis and a Temporal dev server
 // (SIGKILL), and worker processes (SIGKILL). All on 127.0.0.1.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chownSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client as PgClient } from 'pg';
+import { eventually } from './eventually';
 
 const ROOT = resolve(__dirname, '../..');
 const isRoot = process.getuid?.() === 0;
@@ -20,18 +21,15 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+const listening = (port: number) =>
+  new Promise<boolean>((r) => {
+    const c = net.connect(port, '127.0.0.1');
+    c.once('connect', () => (c.destroy(), r(true)));
+    c.once('error', () => r(false));
+  });
+
 export async function waitForPort(port: number, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const open = await new Promise<boolean>((r) => {
-      const c = net.connect(port, '127.0.0.1');
-      c.once('connect', () => (c.destroy(), r(true)));
-      c.once('error', () => r(false));
-    });
-    if (open) return;
-    if (Date.now() > deadline) throw new Error(`nothing listens on 127.0.0.1:${port} after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await eventually(() => listening(port), { timeoutMs, what: `something listening on 127.0.0.1:${port}` });
 }
 
 /** A process the test may SIGKILL and start again with the same command. */

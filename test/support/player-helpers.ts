@@ -1,10 +1,13 @@
-// Helpers for the players, agents and settings suites. Tickets and messages are
-// written straight into their tables: these suites test reads and erasure of
-// ticket history, not ticket creation (that goes through its workflow elsewhere).
+// Helpers for the players, agents and settings suites. Tickets, messages and events are
+// written through their repositories straight into their tables: these suites test
+// reads and erasure of ticket history, not ticket creation (that goes through its
+// workflow elsewhere).
 import type { Db } from '../../db/db';
+import { recordEvent, type EventType } from '../../db/repositories/events';
+import { insertMessage as insertMessageRow } from '../../db/repositories/messages';
+import { insertTicketRow, updateTicketColumns } from '../../db/repositories/tickets';
 import { newId } from '../../lib/ids';
-
-const RANK = { low: 1, medium: 2, high: 3, urgent: 4 } as const;
+import { PRIORITY_RANK } from '../../domain/tickets/rules';
 
 export async function insertTicket(
   db: Db,
@@ -18,13 +21,23 @@ export async function insertTicket(
   },
 ): Promise<string> {
   const id = newId('tkt');
-  const at = t.createdAt ?? new Date();
-  await db.query(
-    `INSERT INTO tickets (id, workspace_id, player_ref, player_id, title, body, status, priority, priority_rank,
-                          source, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, 'body text', $6, 'medium', $7, 'api', $8, $8)`,
-    [id, t.workspaceId, t.playerRef, t.playerId, t.title ?? `Ticket ${id}`, t.status ?? 'open', RANK.medium, at],
-  );
+  const at = (t.createdAt ?? new Date()).toISOString();
+  await insertTicketRow(db, {
+    id,
+    workspaceId: t.workspaceId,
+    playerRef: t.playerRef,
+    playerId: t.playerId,
+    title: t.title ?? `Ticket ${id}`,
+    body: 'body text',
+    priority: 'medium',
+    priorityRank: PRIORITY_RANK.medium,
+    category: null,
+    source: 'api',
+    tags: [],
+    metadata: {},
+    createdAt: at,
+  });
+  if (t.status && t.status !== 'open') await updateTicketColumns(db, id, { status: t.status });
   return id;
 }
 
@@ -36,27 +49,15 @@ export async function insertMessage(
   body = 'hello',
 ): Promise<string> {
   const id = newId('msg');
-  await db.query(
-    'INSERT INTO messages (id, ticket_id, author_id, author_type, body, created_at) VALUES ($1, $2, $3, $4, $5, now())',
-    [id, ticketId, authorId, authorType, body],
-  );
+  await insertMessageRow(db, { id, ticketId, authorId, authorType, body, createdAt: new Date() });
   return id;
 }
 
-export async function insertEvent(
-  db: Db,
-  e: { workspaceId: string; type: string; subjectId: string | null; data: object },
-): Promise<string> {
+export async function insertEvent(db: Db, e: { workspaceId: string; type: EventType; subjectId: string; data: object }): Promise<string> {
   const id = newId('evt');
-  await db.query(
-    `INSERT INTO events (id, workspace_id, type, subject_id, data, occurred_at, dedupe_key)
-     VALUES ($1, $2, $3, $4, $5, now(), $6)`,
-    [id, e.workspaceId, e.type, e.subjectId, JSON.stringify(e.data), `${e.type}:${id}`],
-  );
+  await recordEvent(db, { id, ...e, at: new Date(), dedupeKey: `${e.type}:${id}` });
   return id;
 }
-
-/** Asserts the ticketing error envelope `{ error: { code, message, status, requestId } }`. */
 
 let playerSeq = 0;
 /** A caller playerId no other test (or test process) uses. */

@@ -1,10 +1,14 @@
 // Rows the push device and segment tests build on: a company and an app of their own,
-// written straight into Postgres (the accounts API is not what these tests exercise).
+// written through the repositories (the accounts API is not what these tests exercise).
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Db } from '../../db/db';
 import { insertPushApiKey } from '../../db/repositories/push-api-keys';
+import { deletePushApp, insertPushApp } from '../../db/repositories/push-apps';
+import { ensurePushCompany } from '../../db/repositories/push-demo';
+import { findPushUserById } from '../../db/repositories/push-users';
 import { hashApiKey } from '../../lib/api-keys';
 import type { TestApi } from './api';
+import { eventually } from './eventually';
 import { registerAccount } from './push';
 
 export interface PushFixture {
@@ -14,20 +18,21 @@ export interface PushFixture {
 
 export async function createPushCompanyAndApp(db: Db, platform: 'Android' | 'iOS' = 'Android'): Promise<PushFixture> {
   const companyId = randomUUID();
-  await db.query('INSERT INTO push_companies (id, name) VALUES ($1, $2)', [companyId, `Company ${companyId}`]);
+  await ensurePushCompany(db, { id: companyId, name: `Company ${companyId}` });
   return { companyId, appId: await createPushApp(db, companyId, platform) };
 }
 
-export async function dropPushCompany(db: Db, companyId: string): Promise<void> {
-  await db.query('DELETE FROM push_companies WHERE id = $1', [companyId]);
+/** Deletes the fixture's app, and with it its devices (the company row stays: nothing reads it). */
+export async function dropPushFixture(db: Db, fx: PushFixture): Promise<void> {
+  await deletePushApp(db, fx.appId);
 }
 
 /**
  * A company as the devices tests need it: an account (over HTTP, so its access token is
- * real), two apps of its company and an API key for each (rows written directly; the
- * apps and keys endpoints are not what these tests exercise).
+ * real), two apps of its company and an API key for each (rows written through the
+ * repositories; the apps and keys endpoints are not what these tests exercise).
  */
-export interface PushTenant {
+export interface TwoAppTenant {
   companyId: string;
   userToken: string;
   appA: string;
@@ -36,10 +41,9 @@ export interface PushTenant {
   keyB: string;
 }
 
-export async function createPushTenant(api: TestApi): Promise<PushTenant> {
+export async function createTwoAppTenant(api: TestApi): Promise<TwoAppTenant> {
   const account = await registerAccount(api);
-  const { rows } = await api.deps.db.query<{ company_id: string }>('SELECT company_id FROM push_memberships WHERE user_id = $1', [account.userId]);
-  const companyId = rows[0].company_id;
+  const companyId = (await findPushUserById(api.deps.db, account.userId))!.companyId!;
   const appA = await createPushApp(api.deps.db, companyId, 'Android');
   const appB = await createPushApp(api.deps.db, companyId, 'iOS');
   return {
@@ -54,13 +58,7 @@ export async function createPushTenant(api: TestApi): Promise<PushTenant> {
 
 export async function createPushApp(db: Db, companyId: string, platform: 'Android' | 'iOS'): Promise<string> {
   const appId = randomUUID();
-  await db.query('INSERT INTO push_apps (id, company_id, name, bundle_id, platform) VALUES ($1, $2, $3, $4, $5)', [
-    appId,
-    companyId,
-    `App ${appId}`,
-    'com.example.game',
-    platform,
-  ]);
+  await insertPushApp(db, { id: appId, companyId, name: `App ${appId}`, bundleId: 'com.example.game', platform });
   return appId;
 }
 
@@ -80,15 +78,12 @@ export async function duringAppDeletion<T>(api: TestApi, appId: string, request:
   await runner.connect();
   try {
     await runner.startTransaction();
-    await runner.query('DELETE FROM push_apps WHERE id = $1', [appId]);
+    await deletePushApp(runner.manager, appId);
     const pending = request();
-    for (let i = 0; i < 200; i++) {
-      const [{ n }] = await api.deps.db.dataSource.query(
-        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query ILIKE '%push_%'`,
-      );
-      if (n > 0) break;
-      await new Promise((r) => setTimeout(r, 25));
-    }
+    // until the request waits on the locks (at most 5 s: then it commits anyway)
+    const waiting = async () =>
+      (await api.deps.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query ILIKE '%push_%'`)).rows[0].n > 0;
+    await eventually(waiting, { timeoutMs: 5_000, everyMs: 25 }).catch(() => undefined);
     await runner.commitTransaction();
     return await pending;
   } finally {

@@ -1,13 +1,14 @@
 // Shared set-up of the push sending tests: an account with an app that has the local
 // sink's FCM and APNs credentials and an API key (all over HTTP, as a client does it),
-// devices written straight to the table (a thousand registrations would only measure
-// the register endpoint), and the sink's records.
+// devices written through the repository (a thousand registrations over HTTP would only
+// measure the register endpoint), and the sends' outcomes.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Db } from '../../db/db';
+import { registerDevice } from '../../db/repositories/push-devices';
 import { demoCredentials } from '../../lib/push/demo-credentials';
 import { pushSendWorkflowId, type PushSendTotals } from '../../workflows/push-send/contract';
 import type { TestApi } from './api';
@@ -40,43 +41,16 @@ export interface TestDevice {
   platform: 'Android' | 'iOS';
 }
 
-/** `count` active devices of the app, tokens `<prefix>-<n>` (prefix `unregistered-…`: dead on the sink). */
+/** `count` active devices of the app, tokens `<prefix>-<n>` (prefix `unregistered-…`: dead on the sink), registered in one transaction. */
 export async function insertDevices(db: Db, appId: string, count: number, o: { prefix?: string; platform?: (n: number) => 'Android' | 'iOS' } = {}): Promise<TestDevice[]> {
   const prefix = o.prefix ?? `tok-${randomUUID()}`;
-  const devices = Array.from({ length: count }, (_, n) => ({ id: randomUUID(), token: `${prefix}-${n}`, platform: o.platform?.(n) ?? 'Android' }));
-  await db.query(
-    `INSERT INTO push_devices (id, app_id, device_token, platform, user_id)
-     SELECT d.id, $1, d.token, d.platform, 'user-' || d.n
-       FROM unnest($2::uuid[], $3::text[], $4::text[]) WITH ORDINALITY AS d(id, token, platform, n)`,
-    [appId, devices.map((d) => d.id), devices.map((d) => d.token), devices.map((d) => d.platform)],
-  );
+  const devices = Array.from({ length: count }, (_, n) => ({ id: randomUUID(), token: `${prefix}-${n}`, platform: o.platform?.(n) ?? ('Android' as const) }));
+  await db.transaction(async (m) => {
+    for (const [n, d] of devices.entries()) {
+      await registerDevice(m, { id: d.id, appId, deviceToken: d.token, platform: d.platform, userId: `user-${n + 1}` });
+    }
+  });
   return devices;
-}
-
-export interface SinkRecord {
-  token: string;
-  title: string;
-  body: string;
-  data: Record<string, string>;
-  receivedAt: string;
-}
-
-/** Every push the sink writing to `dir` accepted (fcm.jsonl and apns.jsonl). */
-export function sinkRecords(dir: string): SinkRecord[] {
-  const out: SinkRecord[] = [];
-  for (const file of ['fcm.jsonl', 'apns.jsonl']) {
-    const path = join(dir, file);
-    if (!existsSync(path)) continue;
-    for (const line of readFileSync(path, 'utf8').split('\n')) if (line.trim()) out.push(JSON.parse(line));
-  }
-  return out;
-}
-
-/** The records of the given tokens, grouped by token. */
-export function byToken(records: SinkRecord[], tokens: Iterable<string>): Map<string, SinkRecord[]> {
-  const mine = new Map<string, SinkRecord[]>([...tokens].map((t) => [t, []]));
-  for (const r of records) mine.get(r.token)?.push(r);
-  return mine;
 }
 
 /** The send a notification belongs to. */

@@ -3,9 +3,11 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { startPushSink, type PushSink, type PushSinkOptions } from '../../scripts/push-sink';
-import type { SinkRecord } from '../../scripts/push-sink/records';
+import type { SinkRecord, SinkService } from '../../scripts/push-sink/records';
+
+export type { SinkRecord } from '../../scripts/push-sink/records';
 import type { DemoCredentials } from '../../lib/push/demo-credentials';
 import type { PushMessage, PushTransport } from '../../lib/push/transport';
 
@@ -20,16 +22,29 @@ export async function startTestPushSink(opts: Omit<PushSinkOptions, 'dir'>): Pro
   });
 }
 
-/** What a sink kept; without a folder, the one `npm test` runs (PUSH_SINK_DIR, from scripts/test-services.sh). */
-export function sinkRecords(dir: string | undefined, service: 'fcm' | 'apns'): SinkRecord[] {
-  dir ??= process.env.PUSH_SINK_DIR;
-  if (!dir) throw new Error('PUSH_SINK_DIR is not set: run through npm test, or pass the sink folder');
-  const file = join(dir, `${service}.jsonl`);
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as SinkRecord);
+/** Where the suite's push sink (started beside the suite by scripts/test-services.sh) writes what it accepts. */
+export function pushSinkDir(): string {
+  return process.env.PUSH_SINK_DIR ?? join(resolve(__dirname, '../..'), '.data', 'test-push');
+}
+
+/** What a sink kept, of one service or (without `service`) of both, FCM first; without a folder, the suite's sink. */
+export function sinkRecords(dir: string | undefined, service?: SinkService): SinkRecord[] {
+  dir ??= pushSinkDir();
+  return (service ? [service] : (['fcm', 'apns'] as const)).flatMap((s) => {
+    const file = join(dir, `${s}.jsonl`);
+    if (!existsSync(file)) return [];
+    return readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as SinkRecord);
+  });
+}
+
+/** The records of the given tokens, grouped by token. */
+export function byToken(records: SinkRecord[], tokens: Iterable<string>): Map<string, SinkRecord[]> {
+  const mine = new Map<string, SinkRecord[]>([...tokens].map((t) => [t, []]));
+  for (const r of records) mine.get(r.token)?.push(r);
+  return mine;
 }
 
 /**

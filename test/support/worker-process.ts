@@ -1,12 +1,11 @@
 // A worker in an OS process of its own, that a fault test can SIGKILL and start again.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
+import type { TaskQueue } from '../../workers/registry';
 
 const ROOT = resolve(__dirname, '../..');
-const ENTRY = join(__dirname, 'webhook-worker-main.ts');
-const READY_LINE = 'webhook test worker polling'; // = READY_LINE in webhook-worker-main.ts
-const PUSH_ENTRY = join(__dirname, 'push-worker-main.ts');
-const PUSH_READY_LINE = 'push test worker polling'; // = READY_LINE in push-worker-main.ts
+const ENTRY = join(__dirname, 'queue-worker-main.ts');
+const READY_LINE = 'test worker polling'; // = READY_LINE in queue-worker-main.ts
 
 export interface WorkerProcess {
   pid: number;
@@ -21,29 +20,19 @@ export interface WorkerProcess {
 }
 
 /**
- * Starts test/support/webhook-worker-main.ts on `taskQueue` and resolves once it polls.
+ * Starts test/support/queue-worker-main.ts: the registry's `queue` worker polling
+ * `taskQueue`, and resolves once it polls.
  *
  * `node --import tsx <file>`, not `node_modules/.bin/tsx <file>`: the tsx CLI runs the
  * script in a CHILD node process and only relays SIGINT/SIGTERM to it, so a SIGKILL of the
  * CLI's pid would kill the wrapper and leave the actual worker running, orphaned.
  */
-export async function startWebhookWorker(taskQueue: string, opts: { env?: NodeJS.ProcessEnv; readyTimeoutMs?: number } = {}): Promise<WorkerProcess> {
-  return startWorkerProcess(ENTRY, READY_LINE, taskQueue, opts);
-}
-
-/** The same for the `push` queue's worker (test/support/push-worker-main.ts). */
-export async function startPushWorker(taskQueue: string, opts: { env?: NodeJS.ProcessEnv; readyTimeoutMs?: number } = {}): Promise<WorkerProcess> {
-  return startWorkerProcess(PUSH_ENTRY, PUSH_READY_LINE, taskQueue, opts);
-}
-
-async function startWorkerProcess(
-  entry: string,
-  readyLine: string,
+export async function startQueueWorker(
+  queue: TaskQueue,
   taskQueue: string,
-  opts: { env?: NodeJS.ProcessEnv; readyTimeoutMs?: number },
+  opts: { env?: NodeJS.ProcessEnv; readyTimeoutMs?: number } = {},
 ): Promise<WorkerProcess> {
-  const READY_LINE = readyLine;
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', entry, taskQueue], {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', ENTRY, queue, taskQueue], {
     cwd: ROOT,
     env: { ...process.env, ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],

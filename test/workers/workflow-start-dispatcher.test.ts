@@ -12,7 +12,7 @@ import { createLogger } from '../../lib/logger';
 import { startOnce } from '../../lib/temporal/start-once';
 import { createWorkflowStartDispatcher } from '../../workers/workflow-start-dispatcher';
 import type { Dispatcher } from '../../workers/outbox-dispatcher';
-import { eventually } from '../support/tickets';
+import { eventually } from '../support/eventually';
 
 const logger = createLogger({ level: 'silent' });
 let db: Db;
@@ -81,7 +81,7 @@ test('three dispatchers start each entry once, as the entry says, and forget it'
   for (const e of entries.slice(0, 30)) await enqueueWorkflowStart(db, e);
   for (let i = 0; i < 3; i++) await dispatch({ taskQueue: queue, client: countingClient(client, counts), reclaimAfterMs: 60_000 });
   await Promise.all(entries.slice(30).map((e) => db.transaction((m) => enqueueWorkflowStart(m, e))));
-  await eventually(async () => (await countPendingWorkflowStarts(db, queue)) === 0, 30_000);
+  await eventually(async () => (await countPendingWorkflowStarts(db, queue)) === 0, { timeoutMs: 30_000 });
   assert.deepEqual([...counts.keys()].sort(), entries.map((e) => e.workflowId).sort());
   assert.ok([...counts.values()].every((n) => n === 1), 'an entry was started by more than one dispatcher');
   for (const e of [entries[0], entries[45]]) {
@@ -113,7 +113,7 @@ test('committed while Temporal is unreachable: the entry stays, and is started o
   const e = entry(queue, 0);
   await enqueueWorkflowStart(db, e);
   // claimed, failed, claimed again after the reclaim time, failed again: still pending
-  await eventually(async () => (attempts.get(e.workflowId) ?? 0) >= 2, 30_000);
+  await eventually(async () => (attempts.get(e.workflowId) ?? 0) >= 2, { timeoutMs: 30_000 });
   assert.ok(await findWorkflowStart(db, e.workflowId), 'the entry went without its workflow');
   await down.stop();
   // Temporal is back (a dispatcher that reaches it): the claim is taken up again

@@ -17,7 +17,7 @@ import {
 import { purgeRevokedKeysWorkflow, purgeWebhookLogWorkflow } from '../../workflows/maintenance';
 import { purgePlan, shouldContinue } from '../../workflows/maintenance/purge.logic';
 import { createApiKey, createOrganization, createTenant } from '../support/factories';
-import { createDelivery } from '../support/webhooks';
+import { createDelivery } from '../support/webhook-factories';
 import { timeSkippingEnv } from '../support/temporal';
 import { keyExists, revokeKeyDaysAgo } from '../support/auth-factories';
 

@@ -46,7 +46,8 @@ import { createSafeHttpAgent, createSafeHttpsAgent } from '../../lib/webhooks/sa
 import { webhookBatchWorkflowId, webhookDeliveryWorkflowId, type RetrySchedule } from '../../workflows/webhook-delivery/contract';
 import { webhookBatchWorkflow } from '../../workflows/webhook-delivery/webhook-batch.workflow';
 import { webhookDeliveryWorkflow } from '../../workflows/webhook-delivery/webhook-delivery.workflow';
-import { createDelivery, startReceiver } from '../support/webhooks';
+import { createDelivery } from '../support/webhook-factories';
+import { startReceiver } from '../support/webhook-receiver';
 
 type Env = Awaited<ReturnType<typeof timeSkippingEnv>>;
 type DbHandle = Awaited<ReturnType<typeof connectDb>>;
@@ -216,7 +217,7 @@ async function recordWebhookEvent(env: Env, db: DbHandle, workspaceId: string) {
   const key = randomBytes(32);
   let slowId = '';
   const failing = new Set<string>();
-  const receiver = await startReceiver((id, n) => ((id === slowId && n < 3) || failing.has(id) ? 500 : 200));
+  const receiver = await startReceiver({ answer: (id, n) => ((id === slowId && n < 3) || failing.has(id) ? 500 : 200) });
   const taskQueue = 'record-webhook-histories';
   const agents = { http: createSafeHttpAgent({ allowLoopback: true }), https: createSafeHttpsAgent({ allowLoopback: true }) };
   const worker = await Worker.create({
@@ -259,7 +260,7 @@ async function recordWebhookEvent(env: Env, db: DbHandle, workspaceId: string) {
 /** A manual delivery (a redelivery from the log), failing once before it succeeds. */
 async function recordWebhookDelivery(env: Env, db: DbHandle, workspaceId: string) {
   const key = randomBytes(32);
-  const receiver = await startReceiver((_id, n) => (n < 2 ? 500 : 200));
+  const receiver = await startReceiver({ answer: (_id, n) => (n < 2 ? 500 : 200) });
   const taskQueue = 'record-webhook-delivery';
   const agents = { http: createSafeHttpAgent({ allowLoopback: true }), https: createSafeHttpsAgent({ allowLoopback: true }) };
   const worker = await Worker.create({

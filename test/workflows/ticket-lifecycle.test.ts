@@ -17,7 +17,7 @@ import {
 import { ticketWorkflow } from '../../workflows/ticket/ticket.workflow';
 import { createPlayer, createTenant } from '../support/factories';
 import { ticketWorker, timeSkippingEnv } from '../support/temporal';
-import { eventually } from '../support/tickets';
+import { eventually } from '../support/eventually';
 
 const TASK_QUEUE = 'ticket-lifecycle-test';
 const actor = { keyId: 'key_test' };

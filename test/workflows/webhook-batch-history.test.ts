@@ -21,7 +21,7 @@ import { webhookBatchWorkflow } from '../../workflows/webhook-delivery/webhook-b
 import { WORKER_TUNING } from '../../workers/run-queue-worker';
 import { createTenant } from '../support/factories';
 import { timeSkippingEnv, workflowBundle } from '../support/temporal';
-import { startReceiver } from '../support/webhooks';
+import { startReceiver } from '../support/webhook-receiver';
 
 const TASK_QUEUE = 'webhook-batch-history-test';
 /** Temporal's history warning (the hard limit is 51,200 events) */
@@ -39,7 +39,7 @@ let healthy = false;
 
 beforeAll(async () => {
   db = await connectDb(loadConfig().databaseUrl, 10);
-  receiver = await startReceiver(() => (healthy ? 200 : 500));
+  receiver = await startReceiver({ answer: () => (healthy ? 200 : 500) });
   env = await timeSkippingEnv();
   const agents = { http: createSafeHttpAgent({ allowLoopback: true, keepAlive: true }), https: createSafeHttpsAgent({ allowLoopback: true }) };
   worker = await Worker.create({

@@ -17,7 +17,8 @@ import { TICKETING_RETRY_SCHEDULE } from '../../domain/webhooks/retry-schedules'
 import type { Resolver } from '../../lib/webhooks/url-policy';
 import { createTenant } from '../support/factories';
 import { workflowBundle, timeSkippingEnv } from '../support/temporal';
-import { createDelivery, startReceiver } from '../support/webhooks';
+import { createDelivery } from '../support/webhook-factories';
+import { startReceiver } from '../support/webhook-receiver';
 
 const TASK_QUEUE = 'webhook-delivery-test';
 const key = randomBytes(32);
@@ -33,7 +34,7 @@ let workspaceId: string;
 beforeAll(async () => {
   db = await connectDb(loadConfig().databaseUrl, 5);
   workspaceId = (await createTenant(db)).workspace.id;
-  receiver = await startReceiver((id, n) => script.get(id)?.(n, id) ?? 200);
+  receiver = await startReceiver({ answer: (id, n) => script.get(id)?.(n, id) ?? 200 });
   env = await timeSkippingEnv();
   const agents = { http: createSafeHttpAgent({ allowLoopback: true }), https: createSafeHttpsAgent({ allowLoopback: true }) };
   worker = await Worker.create({
@@ -84,10 +85,10 @@ test('five failures: attempts at +0, +5 min, +35 min, +2 h 35 min, +10 h 35 min,
   // the same evt_ id on every attempt, in the envelope and the headers, each validly signed
   for (const req of r.requests) {
     assert.equal(req.headers['webhook-id'], r.deliveryId);
-    assert.equal(JSON.parse(req.body).id, r.deliveryId);
-    assert.ok(verifyServiceSignature(r.secret, req.body, String(req.headers['x-service-signature'])));
+    assert.equal(JSON.parse(req.raw).id, r.deliveryId);
+    assert.ok(verifyServiceSignature(r.secret, req.raw, String(req.headers['x-service-signature'])));
     const wh = new Webhook(standardWebhooksKey(r.secret).toString('base64'));
-    assert.doesNotThrow(() => wh.verify(req.body, req.headers as Record<string, string>));
+    assert.doesNotThrow(() => wh.verify(req.raw, req.headers as Record<string, string>));
   }
 });
 

@@ -19,7 +19,8 @@ import { webhookDeliveryWorkflow } from '../../workflows/webhook-delivery/webhoo
 import { createAgent, createTenant } from '../support/factories';
 import { mailSoFar } from '../support/mail';
 import { timeSkippingEnv, workflowBundle } from '../support/temporal';
-import { createDelivery, startReceiver } from '../support/webhooks';
+import { createDelivery } from '../support/webhook-factories';
+import { startReceiver } from '../support/webhook-receiver';
 
 const TASK_QUEUE = 'webhook-platform-test';
 const MIN = 60_000;
@@ -35,7 +36,7 @@ beforeAll(async () => {
   const config = loadConfig();
   assert.ok(config.smtpUrl, 'npm test runs an SMTP server on loopback and sets SMTP_URL');
   db = await connectDb(config.databaseUrl, 5);
-  receiver = await startReceiver((id) => (healthy.has(id) ? 200 : 500));
+  receiver = await startReceiver({ answer: (id) => (healthy.has(id) ? 200 : 500) });
   env = await timeSkippingEnv();
   const agents = { http: createSafeHttpAgent({ allowLoopback: true }), https: createSafeHttpsAgent({ allowLoopback: true }) };
   worker = await Worker.create({

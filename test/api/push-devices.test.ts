@@ -5,16 +5,16 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { TestApi } from '../support/api';
 import { apiKeyHeader, assertPushError, bearer, GENEROUS_PUSH_LIMITS, startPushApi } from '../support/push';
-import { createPushTenant, duringAppDeletion, type PushTenant } from '../support/push-device-factories';
+import { createTwoAppTenant, duringAppDeletion, type TwoAppTenant } from '../support/push-device-factories';
 
 describe('push devices', () => {
   let api: TestApi;
-  let t: PushTenant;
-  let other: PushTenant;
+  let t: TwoAppTenant;
+  let other: TwoAppTenant;
   beforeAll(async () => {
     api = await startPushApi();
-    t = await createPushTenant(api);
-    other = await createPushTenant(api);
+    t = await createTwoAppTenant(api);
+    other = await createTwoAppTenant(api);
   });
   afterAll(async () => api?.stop());
 
@@ -105,7 +105,7 @@ describe('push devices', () => {
     });
 
     it('an app deleted while its key registers a device: 404, not a 500', async () => {
-      const doomed = await createPushTenant(api);
+      const doomed = await createTwoAppTenant(api);
       const res = await duringAppDeletion(api, doomed.appA, () => register(doomed.keyA, { deviceToken: token(), platform: 'Android' }));
       assertPushError(res, 404, 'RESOURCE_NOT_FOUND');
     });
@@ -122,11 +122,11 @@ describe('push devices', () => {
   });
 
   describe('GET /devices', () => {
-    let listT: PushTenant;
+    let listT: TwoAppTenant;
     let app: string;
     let key: string;
     beforeAll(async () => {
-      listT = await createPushTenant(api);
+      listT = await createTwoAppTenant(api);
       app = listT.appA;
       key = listT.keyA;
       for (let i = 0; i < 7; i++) {
@@ -245,10 +245,10 @@ describe('push devices', () => {
 
   describe('the register limit (1000 a minute per API key, set small here)', () => {
     let limited: TestApi;
-    let lt: PushTenant;
+    let lt: TwoAppTenant;
     beforeAll(async () => {
       limited = await startPushApi({ RATE_LIMITS: `${GENEROUS_PUSH_LIMITS},push-devices-register=2` });
-      lt = await createPushTenant(limited);
+      lt = await createTwoAppTenant(limited);
     });
     afterAll(async () => limited?.stop());
 

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { TestApi } from '../support/api';
 import { apiKeyHeader, assertPushError, bearer, startPushApi } from '../support/push';
-import { createPushTenant, duringAppDeletion, type PushTenant } from '../support/push-device-factories';
+import { createTwoAppTenant, duringAppDeletion, type TwoAppTenant } from '../support/push-device-factories';
 
 const and = (...conditions: unknown[]) => ({ operator: 'AND', conditions });
 const or = (...conditions: unknown[]) => ({ operator: 'OR', conditions });
@@ -13,12 +13,12 @@ const c = (field: string, operator: string, value: unknown) => ({ field, operato
 
 describe('push segments', () => {
   let api: TestApi;
-  let t: PushTenant;
-  let other: PushTenant;
+  let t: TwoAppTenant;
+  let other: TwoAppTenant;
   beforeAll(async () => {
     api = await startPushApi();
-    t = await createPushTenant(api);
-    other = await createPushTenant(api);
+    t = await createTwoAppTenant(api);
+    other = await createTwoAppTenant(api);
   });
   afterAll(async () => api?.stop());
 
@@ -81,13 +81,13 @@ describe('push segments', () => {
   });
 
   it('an app deleted while a segment is created for it: 404, not a 500', async () => {
-    const doomed = await createPushTenant(api);
+    const doomed = await createTwoAppTenant(api);
     const res = await duringAppDeletion(api, doomed.appA, () => create({ appId: doomed.appA, name: 's', filter: and() }, bearer(doomed.userToken)));
     assertPushError(res, 404, 'RESOURCE_NOT_FOUND');
   });
 
   it('GET /segments?appId= is a plain array of the app\'s segments, oldest first', async () => {
-    const fresh = await createPushTenant(api);
+    const fresh = await createTwoAppTenant(api);
     for (const name of ['one', 'two']) {
       assert.equal((await create({ appId: fresh.appA, name, filter: and() }, bearer(fresh.userToken))).status, 201);
     }
@@ -102,7 +102,7 @@ describe('push segments', () => {
   });
 
   it('device-count counts the active devices that match; inactive ones stop counting until they register again', async () => {
-    const fresh = await createPushTenant(api);
+    const fresh = await createTwoAppTenant(api);
     const devices: Array<[string, string, Record<string, unknown>]> = [
       ['d1', 'iOS', { country: 'US', level: 12 }],
       ['d2', 'iOS', { country: 'CA', level: 3 }],

@@ -8,7 +8,7 @@ import { connectDb, type Db } from '../../db/db';
 import { countSegmentDevices, registerDevice } from '../../db/repositories/push-devices';
 import { segmentDeviceQuery } from '../../lib/push/segments/compile';
 import { parseSegmentFilter } from '../../lib/push/segments/filter';
-import { createPushCompanyAndApp, dropPushCompany, type PushFixture } from '../support/push-device-factories';
+import { createPushCompanyAndApp, dropPushFixture, type PushFixture } from '../support/push-device-factories';
 
 let db: Db;
 let fx: PushFixture;
@@ -49,8 +49,8 @@ beforeAll(async () => {
   await registerDevice(db, { id: randomUUID(), appId: other.appId, deviceToken: 'a1', platform: 'Android', userId: 'u1', deviceMetadata: { country: 'US' } });
 });
 afterAll(async () => {
-  if (fx) await dropPushCompany(db, fx.companyId);
-  if (other) await dropPushCompany(db, other.companyId);
+  if (fx) await dropPushFixture(db, fx);
+  if (other) await dropPushFixture(db, other);
   await db?.close();
 });
 
@@ -135,7 +135,7 @@ describe('the GIN index serves metadata filters on a large table', () => {
     await db.query('VACUUM ANALYZE push_devices');
   });
   afterAll(async () => {
-    if (big) await dropPushCompany(db, big.companyId);
+    if (big) await dropPushFixture(db, big);
   });
 
   async function plan(filter: unknown): Promise<string> {

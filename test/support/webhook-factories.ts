@@ -1,0 +1,58 @@
+// Webhook rows for tests that need them fast, written through the repositories as the
+// API and the fan-out write them: an endpoint with its sealed secret, and pending
+// deliveries to it.
+import type { Db } from '../../db/db';
+import { insertEndpoint as insertEndpointRow } from '../../db/repositories/webhook-endpoints';
+import { insertDeliveries as insertDeliveryRows } from '../../db/repositories/webhook-deliveries';
+import { loadConfig } from '../../lib/config';
+import { newId } from '../../lib/ids';
+import { envelope } from '../../domain/webhooks/envelope';
+import { masterKey } from '../../lib/crypto/master-key';
+import { encryptSecret } from '../../lib/crypto/secret-box';
+import { newEndpointSecret } from '../../lib/webhooks/signing';
+
+/** An endpoint row as POST /v1/webhooks stores it, its secret sealed with `key` (default: the configured one). */
+export async function insertEndpoint(
+  db: Db,
+  o: { workspaceId: string; url: string; events: string[]; active?: boolean; key?: Buffer },
+): Promise<{ id: string; secret: string }> {
+  const id = newId('wh');
+  const secret = newEndpointSecret();
+  const secretBox = encryptSecret(o.key ?? masterKey(loadConfig()), secret, id);
+  await insertEndpointRow(db, { id, workspaceId: o.workspaceId, url: o.url, events: o.events, description: '', active: o.active ?? true, secretBox }, Infinity);
+  return { id, secret };
+}
+
+/** An endpoint subscribed to ticket.created (secret sealed with `key`), and one pending delivery to it. */
+export async function createDelivery(db: Db, key: Buffer, workspaceId: string, url: string) {
+  const { id: endpointId, secret } = await insertEndpoint(db, { workspaceId, url, events: ['ticket.created'], key });
+  const deliveryId = newId('evt');
+  const body = JSON.stringify({ id: deliveryId, event: 'ticket.created', workspaceId, timestamp: new Date().toISOString(), data: { id: 'tkt_x' } });
+  await insertDeliveryRows(db, [{ id: deliveryId, endpointId, eventId: newId('evt'), eventType: 'ticket.created', workspaceId, body, status: 'pending' }]);
+  return { endpointId, deliveryId, secret, body };
+}
+
+export interface TicketCreatedEvent {
+  eventId: string;
+  /** one per endpoint, in the order of `endpointIds` */
+  deliveries: { deliveryId: string; endpointId: string; body: string }[];
+}
+
+/** The rows the fan-out writes for `count` ticket.created events and the endpoints given (no `events` rows: no dispatcher sees them). */
+export async function insertTicketCreatedDeliveries(db: Db, o: { workspaceId: string; endpointIds: string[]; count: number }): Promise<TicketCreatedEvent[]> {
+  const events = Array.from({ length: o.count }, (_, n) => ({
+    eventId: newId('evt'),
+    deliveries: o.endpointIds.map((endpointId) => {
+      const deliveryId = newId('evt');
+      const data = { id: `tkt_crash_${n}`, title: `Crash test ${n}` };
+      return { deliveryId, endpointId, body: envelope(deliveryId, { type: 'ticket.created', workspaceId: o.workspaceId, occurredAt: new Date(), data }) };
+    }),
+  }));
+  await insertDeliveryRows(
+    db,
+    events.flatMap((e) =>
+      e.deliveries.map((d) => ({ id: d.deliveryId, endpointId: d.endpointId, eventId: e.eventId, eventType: 'ticket.created', workspaceId: o.workspaceId, body: d.body, status: 'pending' as const })),
+    ),
+  );
+  return events;
+}
