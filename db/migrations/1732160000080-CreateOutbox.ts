@@ -1,6 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-// Issue 18 (faults): the create path writes the ticket row and an outbox entry in one
+// The create path writes the ticket row and an outbox entry in one
 // transaction; a dispatcher in the ticketing worker starts the ticket's workflow from it.
 // Idempotency keys get a lease (an in-progress key whose request died is taken over once
 // the lease lapses) and the id of what their first request created.

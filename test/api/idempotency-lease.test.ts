@@ -1,4 +1,4 @@
-// Issue 18 item 3: an Idempotency-Key whose first request died (a crash, an outage) is not
+// An Idempotency-Key whose first request died (a crash, an outage) is not
 // "in progress" forever. Its lease lapses; a retry with the same key then replays what
 // the first attempt created, or creates it exactly once.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// `npm run test:faults` (also part of `npm test`): issue 18's fault run. Under a create load
+// `npm run test:faults` (also part of `npm test`): the fault run of docs/reliability.md. Under a create load
 // of 12 careful clients (test/support/fault-load.ts), the ticketing worker, the webhooks
 // worker, the Temporal server, PostgreSQL and Redis are killed in turn and restarted ~10 s
 // later. All of them are the test's own (test/support/fault-services.ts), never the shared
@@ -23,7 +23,7 @@ import { startReceiver } from '../support/webhook-receiver';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
- * Issue 18's load: 12 careful clients. Each pauses 2 s between two creates, about 5-6
+ * The load: 12 careful clients. Each pauses 2 s between two creates, about 5-6
  * creates a second in all: what the ticketing worker triages as fast as it comes on 2
  * shared cores. At 0.3 s (about 30 a second) triage fell minutes behind and the run took
  * over 5 minutes (docs/reliability.md).
