@@ -8,6 +8,7 @@ import { applyRateLimit, gate } from '../kit/rate-limit';
 import { z } from '../zod';
 import { pushLimits } from './auth/limits';
 import { ErrorEnvelope, registry } from './openapi';
+import { pingDatabase } from '../../db/repositories/health';
 
 const Health = z
   .object({
@@ -76,7 +77,7 @@ async function check(probe: () => Promise<unknown>): Promise<CheckStatus> {
 
 export function pushHealth(deps: AppDeps) {
   return async (ctx: Context) => {
-    const [database, redis] = await Promise.all([check(() => deps.db.query('SELECT 1')), check(() => deps.redis.ping())]);
+    const [database, redis] = await Promise.all([check(() => pingDatabase(deps.db)), check(() => deps.redis.ping())]);
     const down = Object.entries({ database, redis }).filter(([, s]) => s === 'down').map(([name]) => name);
     const body = { status: down.length ? 'unavailable' : 'ok', version, timestamp: new Date().toISOString(), checks: { database, redis } };
     if (down.length) {
