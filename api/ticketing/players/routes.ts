@@ -9,7 +9,7 @@ import { erasePlayer } from '../../../domain/players/erase-player';
 import { looksLikeId } from './params';
 import { presentPlayer, presentPlayerTicket } from './presenters';
 import { PlayerLookupQuery, PlayerTicketsQuery, UpsertPlayerBody } from './schema';
-import { upsertPlayer } from './gateway';
+import { upsertPlayer } from '../../../domain/players/upsert-player';
 import { canUseWorkspace } from './visibility';
 
 /**
