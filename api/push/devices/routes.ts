@@ -59,9 +59,10 @@ export function pushDevicesRouter(deps: AppDeps): Router {
 
   router.put('/devices/:deviceId', apiKeyOnly, async (ctx) => {
     const { deviceId } = parse(DeviceIdParams, ctx.params);
-    const device = await deviceFor(ctx, deps, deviceId);
+    await deviceFor(ctx, deps, deviceId); // the access check
     const body = parse(UpdateDeviceBody, ctx.request.body);
-    ctx.body = presentDevice(await updateDevice(deps.db, device.id, body));
+    // device_not_found, with the id as the path named it, when it was deleted meanwhile
+    ctx.body = presentDevice(await updateDevice(deps.db, deviceId, body));
   });
 
   router.delete('/devices/:deviceId', anyone, async (ctx) => {
