@@ -21,7 +21,7 @@ import {
   setPushUserPassword,
 } from '../db/repositories/push-demo';
 import { findPushUserById } from '../db/repositories/push-users';
-import { hashPassword, verifyPassword } from '../api/push/auth/passwords';
+import { hashPassword, verifyPassword } from '../domain/auth/passwords';
 import { hashApiKey } from '../lib/api-keys';
 import type { Config } from '../lib/config';
 import { generatePushApiKey } from '../lib/push/api-keys';

@@ -2,19 +2,7 @@
 // deletes its devices, keys, segments and sends through the foreign keys' cascades.
 import { PushApp } from '../entities';
 import { managerOf, sql, type Executor } from '../db';
-
-/** An app as the API needs it: never the sealed credentials themselves, only whether they are set. */
-export interface PushAppRecord {
-  id: string;
-  companyId: string;
-  name: string;
-  bundleId: string;
-  platform: 'Android' | 'iOS';
-  hasFcmConfig: boolean;
-  hasApnsConfig: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-}
+import type { PushAppRecord } from '../../domain/push/types';
 
 const COLUMNS = `id, company_id AS "companyId", name, bundle_id AS "bundleId", platform,
   fcm_credentials IS NOT NULL AS "hasFcmConfig", apns_credentials IS NOT NULL AS "hasApnsConfig",

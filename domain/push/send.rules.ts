@@ -1,6 +1,7 @@
 // The rules of a direct send: which of a request's deviceIds it goes to.
+import type { Platform } from './types';
 
-export type Platform = 'Android' | 'iOS';
+export type { Platform };
 
 export interface SendDevice {
   id: string;

@@ -1,12 +1,12 @@
 import Router from '@koa/router';
-import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../../deps';
 import { errors } from '../../kit/errors';
 import { carriesSecret } from '../../kit/headers';
 import { isUuid } from '../../kit/uuid';
 import { parse } from '../../kit/validation';
-import { findPushApiKey, insertPushApiKey, listPushApiKeys, revokePushApiKey } from '../../../db/repositories/push-api-keys';
-import { generatePushApiKey } from '../../../lib/push/api-keys';
+import { listPushApiKeys } from '../../../db/repositories/push-api-keys';
+import { createApiKey } from '../../../domain/push/create-api-key';
+import { revokeApiKey } from '../../../domain/push/revoke-api-key';
 import { appFor, pushApiKeys, pushAuth, requireUser } from '../auth';
 import { presentApiKey } from './presenters';
 import { CreateApiKeyRequest, ListApiKeysQuery } from './schema';
@@ -20,8 +20,7 @@ export function pushApiKeysRouter(deps: AppDeps): Router {
     requireUser(ctx);
     const body = parse(CreateApiKeyRequest, ctx.request.body);
     const app = await appFor(ctx, deps, body.appId);
-    const { key, prefix, hash } = generatePushApiKey();
-    const row = await insertPushApiKey(deps.db, { id: randomUUID(), appId: app.id, name: body.name, prefix, keyHash: hash });
+    const { row, key } = await createApiKey(deps.db, app.id, body.name);
     ctx.status = 201;
     ctx.body = { ...presentApiKey(row), key };
     carriesSecret(ctx);
@@ -39,12 +38,10 @@ export function pushApiKeysRouter(deps: AppDeps): Router {
   router.delete('/api-keys/:keyId', auth, async (ctx) => {
     const user = requireUser(ctx);
     const id = ctx.params.keyId;
-    const key = isUuid(id) ? await findPushApiKey(deps.db, id) : null;
-    if (!key || key.companyId !== user.companyId) throw errors.noSuch('API key', id);
-    // the Redis marker first: every process refuses the key from the next request on,
-    // whatever its key cache holds (api/push/auth/api-key-cache.ts)
-    await pushApiKeys(deps).revoke([key.id]);
-    await revokePushApiKey(deps.db, key.id);
+    if (!isUuid(id)) throw errors.noSuch('API key', id);
+    // the Redis marker before the row: every process refuses the key from the next
+    // request on, whatever its key cache holds (api/push/auth/api-key-cache.ts)
+    await revokeApiKey(deps.db, user.companyId, id, (keyIds) => pushApiKeys(deps).revoke(keyIds));
     ctx.status = 204;
   });
 

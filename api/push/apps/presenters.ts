@@ -1,4 +1,4 @@
-import type { PushAppRecord } from '../../../db/repositories/push-apps';
+import type { PushAppRecord } from '../../../domain/push/types';
 
 /** The App of the spec: never the credentials, only whether each is set. */
 export function presentApp(a: PushAppRecord) {

@@ -1,19 +1,12 @@
 import Router from '@koa/router';
-import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../../deps';
 import { errors } from '../../kit/errors';
 import { parse } from '../../kit/validation';
-import {
-  deletePushApp,
-  findPushApp,
-  insertPushApp,
-  listPushApps,
-  renamePushApp,
-  setPushAppCredentials,
-} from '../../../db/repositories/push-apps';
+import { findPushApp, listPushApps } from '../../../db/repositories/push-apps';
+import { createApp } from '../../../domain/push/create-app';
+import { deleteApp } from '../../../domain/push/delete-app';
+import { renameApp, setAppCredentials } from '../../../domain/push/update-app';
 import { CredentialError, parseApnsConfig, parseFcmServiceAccount } from '../../../lib/push/credentials';
-import { sealCredentials } from '../../../lib/push/credential-box';
-import { listPushApiKeys } from '../../../db/repositories/push-api-keys';
 import { appFor, principalOf, pushApiKeys, pushAuth, requireUser } from '../auth';
 import { presentApp } from './presenters';
 import { ApnsConfigRequest, CreateAppRequest, FcmConfigRequest, UpdateAppRequest } from './schema';
@@ -41,10 +34,9 @@ export function pushAppsRouter(deps: AppDeps): Router {
   router.post('/apps', any, async (ctx) => {
     const user = requireUser(ctx);
     const body = parse(CreateAppRequest, ctx.request.body);
-    const id = randomUUID();
-    await insertPushApp(deps.db, { id, companyId: user.companyId, ...body });
+    const app = await createApp(deps.db, { companyId: user.companyId, ...body });
     ctx.status = 201;
-    ctx.body = presentApp((await findPushApp(deps.db, id))!);
+    ctx.body = presentApp(app);
   });
 
   router.get('/apps/:appId', any, async (ctx) => {
@@ -55,8 +47,7 @@ export function pushAppsRouter(deps: AppDeps): Router {
     requireUser(ctx);
     const app = await appFor(ctx, deps, ctx.params.appId);
     const { name } = parse(UpdateAppRequest, ctx.request.body);
-    await renamePushApp(deps.db, app.id, name);
-    ctx.body = presentApp((await findPushApp(deps.db, app.id))!);
+    ctx.body = presentApp(await renameApp(deps.db, app.id, name));
   });
 
   router.delete('/apps/:appId', any, async (ctx) => {
@@ -64,8 +55,7 @@ export function pushAppsRouter(deps: AppDeps): Router {
     const app = await appFor(ctx, deps, ctx.params.appId);
     // its keys are refused from the next request on in every process (the key cache's
     // Redis markers); devices, keys, segments, sends and notifications go with it (ON DELETE CASCADE)
-    await pushApiKeys(deps).revoke((await listPushApiKeys(deps.db, app.id)).map((k) => k.id));
-    await deletePushApp(deps.db, app.id);
+    await deleteApp(deps.db, app.id, (keyIds) => pushApiKeys(deps).revoke(keyIds));
     ctx.status = 204;
   });
 
@@ -78,8 +68,7 @@ export function pushAppsRouter(deps: AppDeps): Router {
     } catch (err) {
       invalidCredentials(err);
     }
-    await setPushAppCredentials(deps.db, app.id, 'fcm', sealCredentials(deps.config, app.id, 'fcm', { serviceAccountJson }));
-    ctx.body = presentApp((await findPushApp(deps.db, app.id))!);
+    ctx.body = presentApp(await setAppCredentials(deps.db, deps.config, app.id, { kind: 'fcm', value: { serviceAccountJson } }));
   });
 
   router.put('/apps/:appId/apns-config', any, async (ctx) => {
@@ -91,8 +80,7 @@ export function pushAppsRouter(deps: AppDeps): Router {
     } catch (err) {
       invalidCredentials(err);
     }
-    await setPushAppCredentials(deps.db, app.id, 'apns', sealCredentials(deps.config, app.id, 'apns', config));
-    ctx.body = presentApp((await findPushApp(deps.db, app.id))!);
+    ctx.body = presentApp(await setAppCredentials(deps.db, deps.config, app.id, { kind: 'apns', value: config }));
   });
 
   return router;

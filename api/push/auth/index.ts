@@ -3,6 +3,6 @@
 // the principal may use an app. docs/push.md explains the design.
 export { pushAuth, appFor, appRowFor, principalOf, requireUser } from './middleware';
 export type { PushPrincipal, PushScheme, PushAuthOptions } from './middleware';
-export type { PushAppRecord } from '../../../db/repositories/push-apps';
+export type { PushAppRecord } from '../../../domain/push/types';
 export { pushLimits, PUSH_LIMIT_DEFAULTS, type PushLimitGroup } from './limits';
 export { pushApiKeys, pushKeyCacheStats } from './api-key-cache';

@@ -1,5 +1,4 @@
 import Router from '@koa/router';
-import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import type { AppDeps } from '../../deps';
 import { errors } from '../../kit/errors';
@@ -7,12 +6,14 @@ import { carriesSecret } from '../../kit/headers';
 import { idempotency } from '../../kit/idempotency';
 import { applyRateLimit, gate } from '../../kit/rate-limit';
 import { parse } from '../../kit/validation';
-import { findPushUserByEmail, findPushUserById, insertAccount, isDuplicateEmail } from '../../../db/repositories/push-users';
+import { findPushUserById } from '../../../db/repositories/push-users';
+import { logInPushUser } from '../../../domain/auth/log-in-push-user';
+import { refreshPushSession } from '../../../domain/auth/refresh-push-session';
+import { registerPushAccount } from '../../../domain/auth/register-push-account';
 import { pushLimits } from './limits';
 import { principalOf, pushAuth } from './middleware';
-import { hashPassword, verifyPassword } from './passwords';
 import { LoginRequest, RefreshRequest, RegisterRequest } from './schema';
-import { presentUser, refreshSession, startSession } from './sessions';
+import { authResult, presentUser } from './sessions';
 
 /** POST /auth/register, /auth/login, /auth/refresh (per-IP limit) and GET /auth/me (a user token). */
 export function pushAuthRouter(deps: AppDeps): Router {
@@ -26,42 +27,27 @@ export function pushAuthRouter(deps: AppDeps): Router {
 
   router.post('/auth/register', perIp, idem, async (ctx) => {
     const body = parse(RegisterRequest, ctx.request.body);
-    const passwordHash = await hashPassword(body.password);
-    const userId = randomUUID();
-    try {
-      await deps.db.transaction((m) =>
-        insertAccount(m, {
-          userId,
-          companyId: randomUUID(),
-          email: body.email,
-          name: body.name,
-          passwordHash,
-          companyName: body.name,
-        }),
-      );
-    } catch (err) {
-      if (isDuplicateEmail(err)) throw errors.conflict('conflict', 'An account with this email exists already');
-      throw err;
-    }
-    const user = (await findPushUserById(deps.db, userId))!;
+    // a taken email is the command's email_taken: 409 CONFLICT
+    const session = await registerPushAccount(deps.db, body);
     ctx.status = 201;
-    ctx.body = await startSession(deps, user);
+    ctx.body = await authResult(deps, session);
     carriesSecret(ctx);
   });
 
   router.post('/auth/login', perIp, idem, async (ctx) => {
     const body = parse(LoginRequest, ctx.request.body);
-    // One path for an unknown email and a wrong password: both hash, both answer the same 401.
-    const user = await findPushUserByEmail(deps.db, body.email);
-    const ok = await verifyPassword(user?.passwordHash ?? null, body.password);
-    if (!user || !ok) throw errors.unauthorized('Invalid email or password');
-    ctx.body = await startSession(deps, user);
+    // an unknown email and a wrong password: the same null, the same 401
+    const session = await logInPushUser(deps.db, body.email, body.password);
+    if (!session) throw errors.unauthorized('Invalid email or password');
+    ctx.body = await authResult(deps, session);
     carriesSecret(ctx);
   });
 
   router.post('/auth/refresh', perIp, idem, async (ctx) => {
     const body = parse(RefreshRequest, ctx.request.body);
-    ctx.body = await refreshSession(deps, body.refreshToken);
+    const session = await refreshPushSession(deps.db, deps.logger, body.refreshToken);
+    if (!session) throw errors.unauthorized('Invalid refresh token');
+    ctx.body = await authResult(deps, session);
     carriesSecret(ctx);
   });
 

@@ -1,7 +1,7 @@
 // Access tokens of the push API: short-lived RS256 JWTs signed with the project's one
 // signing-key set (api/kit/auth/signing-keys.ts, appSigningKeys), with their
 // own audience so a push token never passes as a ticketing token and the other way round.
-// Refresh tokens are opaque random strings stored as SHA-256 (sessions.ts).
+// Refresh tokens are opaque random strings stored as SHA-256 (domain/auth/refresh-tokens.ts).
 import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { ALG, type SigningKeys } from '../../kit/auth/signing-keys';

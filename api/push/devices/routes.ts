@@ -2,19 +2,17 @@
 // get, change (API key only) and delete. Every device is reached through its app:
 // appFor answers another company's device as 404 and another app's API key as 403.
 import Router from '@koa/router';
-import { randomUUID } from 'node:crypto';
 import type { Context } from 'koa';
 import type { AppDeps } from '../../deps';
-import { errors } from '../../kit/errors';
 import { offsetOf, pageOf } from '../../kit/pagination';
 import { parse } from '../../kit/validation';
-import { deleteDevice, findDevice, listDevices, registerDevice, updateDevice, type DeviceRow } from '../../../db/repositories/push-devices';
+import { findDevice, listDevices, type DeviceRow } from '../../../db/repositories/push-devices';
+import { deleteDevice } from '../../../domain/push/delete-device';
+import { registerDevice } from '../../../domain/push/register-device';
+import { updateDevice } from '../../../domain/push/update-device';
 import { appFor, appRowFor, pushAuth, type PushPrincipal } from '../auth';
 import { presentDevice } from './presenters';
 import { DeviceIdParams, ListDevicesQuery, RegisterDeviceBody, UpdateDeviceBody } from './schema';
-
-/** Postgres refused a row whose app is gone (foreign_key_violation). */
-export const isForeignKeyViolation = (err: any): boolean => (err?.driverError?.code ?? err?.code) === '23503';
 
 /** The device if the principal may use its app (404 for anything it may not see). */
 const deviceFor = (ctx: Context, deps: AppDeps, id: string): Promise<DeviceRow> => appRowFor(ctx, deps, 'device', id, (i) => findDevice(deps.db, i));
@@ -30,17 +28,13 @@ export function pushDevicesRouter(deps: AppDeps): Router {
     // The key's own app needs no lookup (the key row exists only while its app does): the
     // hot path is the key lookup and the upsert. Any other appId goes through appFor.
     const appId = body.appId === undefined || body.appId === principal.appId ? principal.appId : (await appFor(ctx, deps, body.appId)).id;
+    // app_not_found: the app was deleted between the key lookup and the upsert
     const { device } = await registerDevice(deps.db, {
-      id: randomUUID(),
       appId,
       deviceToken: body.deviceToken,
       platform: body.platform,
       userId: body.userId,
       deviceMetadata: body.deviceMetadata,
-    }).catch((err) => {
-      // the app was deleted between the key lookup and the upsert (its keys went with it)
-      if (isForeignKeyViolation(err)) throw errors.noSuch('app', appId);
-      throw err;
     });
     ctx.body = presentDevice(device);
   });
@@ -65,11 +59,10 @@ export function pushDevicesRouter(deps: AppDeps): Router {
 
   router.put('/devices/:deviceId', apiKeyOnly, async (ctx) => {
     const { deviceId } = parse(DeviceIdParams, ctx.params);
-    const device = await deviceFor(ctx, deps, deviceId);
+    await deviceFor(ctx, deps, deviceId); // the access check
     const body = parse(UpdateDeviceBody, ctx.request.body);
-    const updated = await updateDevice(deps.db, device.id, body);
-    if (!updated) throw errors.noSuch('device', deviceId);
-    ctx.body = presentDevice(updated);
+    // device_not_found, with the id as the path named it, when it was deleted meanwhile
+    ctx.body = presentDevice(await updateDevice(deps.db, deviceId, body));
   });
 
   router.delete('/devices/:deviceId', anyone, async (ctx) => {

@@ -1,17 +1,14 @@
 // Segments (Document 3): create, list per app, and the live device count (active devices
 // of the app matching the compiled filter, one parameterised query).
 import Router from '@koa/router';
-import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../../deps';
-import { errors } from '../../kit/errors';
 import { parse } from '../../kit/validation';
 import { countSegmentDevices } from '../../../db/repositories/push-devices';
-import { findSegment, insertSegment, listSegments } from '../../../db/repositories/push-segments';
+import { findSegment, listSegments } from '../../../db/repositories/push-segments';
+import { createSegment } from '../../../domain/push/create-segment';
 import { appFor, appRowFor, pushAuth } from '../auth';
-import { isForeignKeyViolation } from '../devices/routes';
 import { presentSegment } from './presenters';
 import { CreateSegmentBody, ListSegmentsQuery, SegmentIdParams } from './schema';
-
 
 export function pushSegmentsRouter(deps: AppDeps): Router {
   const router = new Router();
@@ -20,16 +17,12 @@ export function pushSegmentsRouter(deps: AppDeps): Router {
   router.post('/segments', anyone, async (ctx) => {
     const body = parse(CreateSegmentBody, ctx.request.body);
     const app = await appFor(ctx, deps, body.appId);
-    const segment = await insertSegment(deps.db, {
-      id: randomUUID(),
+    // app_not_found: the app was deleted after appFor found it
+    const segment = await createSegment(deps.db, {
       appId: app.id,
       name: body.name,
       description: body.description ?? null,
       filter: body.filter,
-    }).catch((err) => {
-      // the app was deleted after appFor found it
-      if (isForeignKeyViolation(err)) throw errors.noSuch('app', app.id);
-      throw err;
     });
     ctx.status = 201;
     ctx.body = presentSegment(segment);

@@ -5,8 +5,9 @@ import { errors } from '../errors';
 import { carriesSecret } from '../../kit/headers';
 import { idempotency } from '../../kit/idempotency';
 import { parse } from '../../kit/validation';
-import { generateApiKey, hashApiKey, keyKindOf } from '../../../lib/api-keys';
-import { newId } from '../../../lib/ids';
+import { hashApiKey, keyKindOf } from '../../../lib/api-keys';
+import { createApiKey } from '../../../domain/auth/create-api-key';
+import { revokeApiKey } from '../../../domain/auth/revoke-api-key';
 import { auth, requireScope, type AuthContext } from '../access';
 import { authServices, type AuthServices } from './credentials';
 import type { KeyReach } from '../../../db/repositories/api-keys';
@@ -87,35 +88,7 @@ function keyReach(ctx: Context): { caller: AuthContext; reach: KeyReach } {
 }
 
 async function createKey(deps: AppDeps, services: AuthServices, caller: AuthContext, body: CreateApiKeyBody) {
-  const workspaceId = body.workspaceId ?? caller.workspaceId;
-  if (caller.workspaceId && workspaceId !== caller.workspaceId) {
-    throw errors.forbidden('A workspace-bound key can only create keys for its own workspace');
-  }
-  const ws = workspaceId ? await services.repo.workspace(workspaceId) : null;
-  if (workspaceId && (!ws || ws.organizationId !== caller.organizationId)) {
-    throw errors.forbidden(`This API key has no access to workspace '${workspaceId}'`);
-  }
-  const environment = body.environment ?? (ws ? (ws.environment === 'sandbox' ? 'test' : 'live') : caller.environment);
-  if (caller.environment === 'test' && environment === 'live') {
-    throw errors.forbidden('A test key can only create test keys');
-  }
-  if (ws && (ws.environment === 'sandbox') !== (environment === 'test')) {
-    throw errors.validation(`environment: a ${environment} key cannot be bound to the ${ws.environment} workspace '${ws.id}'`);
-  }
-  const { key, prefix, hash } = generateApiKey(body.type === 'sdk' ? 'sdk_' : environment === 'test' ? 'sk_test_' : 'sk_live_');
-  const row = await services.repo.insert({
-    id: newId('key'),
-    organizationId: caller.organizationId,
-    workspaceId: workspaceId ?? null,
-    name: body.name,
-    type: body.type,
-    environment,
-    prefix,
-    hash,
-    scopes: body.scopes,
-    playerId: body.type === 'sdk' ? body.playerId! : null,
-    createdBy: caller.keyId,
-  });
+  const { row, key } = await createApiKey(services.repo, caller, body);
   deps.logger.info({ keyId: row.id, organizationId: row.organizationId, createdBy: caller.keyId }, 'API key created');
   return { ...presentKey(row), key };
 }
@@ -151,9 +124,8 @@ export function apiKeysRouter(deps: AppDeps): Router {
   router.delete('/organizations/:organization_id/api-keys/:key_id', async (ctx) => {
     const { caller, reach } = keyReach(ctx);
     const { key_id } = parse(KeyParams, ctx.params);
-    const row = await services.repo.findInReach(reach, key_id);
-    if (!row) throw errors.notFound('api_key_not_found', `No API key '${key_id}' in this organization`);
-    await services.repo.revoke(row.id, caller.keyId);
+    // api_key_not_found for a key outside the caller's reach
+    const row = await revokeApiKey(services.repo, reach, key_id, caller.keyId);
     try {
       await services.keys.markRevoked([row.id]);
     } catch {

@@ -1,21 +1,12 @@
 import type { PlayerRow, PlayerTicketRow } from '../../../db/repositories/players';
+import { playerEventData } from '../../../domain/players/events';
 import type { PlayerExpansion, PlayerResponse, PlayerTicketItem } from './schema';
 
 const iso = (d: Date) => d.toISOString();
 
-/** The Player object of Document 1. */
+/** The Player object of Document 1 (the same object is the player.created event's data). */
 export function presentPlayer(row: PlayerRow): PlayerResponse {
-  return {
-    id: row.id,
-    playerId: row.player_id,
-    workspaceId: row.workspace_id,
-    displayName: row.display_name,
-    email: row.email,
-    ticketCount: row.ticket_count ?? 0,
-    metadata: row.metadata ?? {},
-    firstSeenAt: iso(row.first_seen_at),
-    lastSeenAt: iso(row.last_seen_at),
-  };
+  return playerEventData(row);
 }
 
 /**

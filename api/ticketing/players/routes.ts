@@ -5,11 +5,11 @@ import { errors } from '../errors';
 import { parse } from '../../kit/validation';
 import { findPlayer, listPlayerTickets, lookupPlayer, type PlayerRow } from '../../../db/repositories/players';
 import { requireScope, requireWorkspace, workspaceIdOf } from '../access';
-import { erasePlayer } from './erasure';
+import { erasePlayer } from '../../../domain/players/erase-player';
 import { looksLikeId } from './params';
 import { presentPlayer, presentPlayerTicket } from './presenters';
 import { PlayerLookupQuery, PlayerTicketsQuery, UpsertPlayerBody } from './schema';
-import { upsertPlayer } from './gateway';
+import { upsertPlayer } from '../../../domain/players/upsert-player';
 import { canUseWorkspace } from './visibility';
 
 /**
@@ -71,8 +71,8 @@ export function playersRouter(deps: AppDeps): Router {
   router.delete('/players/:id', async (ctx) => {
     requireScope(ctx, 'players:write');
     const player = await visiblePlayer(ctx, ctx.params.id);
-    // false: a concurrent erasure got there first; the profile is gone either way.
-    if (!(await erasePlayer(deps.db, player.id))) throw errors.playerNotFound(player.id);
+    // player_not_found when a concurrent erasure got there first
+    await erasePlayer(deps.db, player.id);
     ctx.status = 204;
   });
 

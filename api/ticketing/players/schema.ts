@@ -3,12 +3,10 @@
 import { z } from '../../zod';
 import { errorResponses, registry, security, json } from '../openapi-registry';
 import { intQuery } from '../../kit/pagination';
+import { ERASED_PREFIX } from '../../../domain/players/rules';
 import { email, text, workspaceIdParam } from './params';
 
 export const MAX_METADATA_KEYS = 50;
-/** Erasure renames player_id to `erased_<random>`; callers may not use the prefix, so
- *  an upsert can never address an erased row. */
-export const ERASED_PREFIX = 'erased_';
 
 export const PlayerMetadata = z
   .record(text(100, { required: true }), text(2000))

@@ -1,5 +1,5 @@
 // Sample `data` for the test-event sender: the same shapes real events carry
-// (domain/tickets/events.ts, players/gateway.ts, domain/tickets/apply-change.ts), with ids that say
+// (domain/tickets/events.ts, domain/players/events.ts, domain/tickets/apply-change.ts), with ids that say
 // `_test_` so no receiver mistakes them for real objects or finds them in the API.
 import { randomBytes } from 'node:crypto';
 import { ID_ALPHABET } from '../../../lib/ids';

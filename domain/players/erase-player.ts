@@ -1,24 +1,22 @@
-// Privacy-law erasure of a player (DELETE /v1/players/{id}). Everything happens in one
-// transaction, so an erasure is either complete or did not happen; nothing keeps the
-// purged values, so it cannot be undone.
+// Privacy-law erasure of a player (the command behind DELETE /v1/players/{id}). Everything
+// happens in one transaction, so an erasure is either complete or did not happen; nothing
+// keeps the purged values, so it cannot be undone.
 import { randomBytes } from 'node:crypto';
-import type { Db } from '../../../db/db';
-import { eraseEventsNaming } from '../../../db/repositories/events';
-import { forgetIdempotentResponsesFor } from '../../../db/repositories/idempotency-keys';
-import { anonymisePlayerMessages } from '../../../db/repositories/messages';
-import { anonymiseRecipients } from '../../../db/repositories/notifications';
-import { anonymisePlayer, lockLivePlayer } from '../../../db/repositories/players';
-import { anonymiseAuditActors } from '../../../db/repositories/ticket-audit';
-import { detachPlayerTickets } from '../../../db/repositories/tickets';
-import { eraseEnvelopeData } from '../../../db/repositories/webhook-deliveries';
-import { ERASED_PREFIX } from './schema';
-
-/** What an erased event payload becomes (events.data is NOT NULL). */
-export const ERASED_EVENT_DATA = { erased: true };
+import type { Db } from '../../db/db';
+import { eraseEventsNaming } from '../../db/repositories/events';
+import { forgetIdempotentResponsesFor } from '../../db/repositories/idempotency-keys';
+import { anonymisePlayerMessages } from '../../db/repositories/messages';
+import { anonymiseRecipients } from '../../db/repositories/notifications';
+import { anonymisePlayer, lockLivePlayer } from '../../db/repositories/players';
+import { anonymiseAuditActors } from '../../db/repositories/ticket-audit';
+import { detachPlayerTickets } from '../../db/repositories/tickets';
+import { eraseEnvelopeData } from '../../db/repositories/webhook-deliveries';
+import { DomainError } from '../errors';
+import { ERASED_EVENT_DATA, ERASED_PREFIX } from './rules';
 
 /**
- * Erases the live player `id`; false when it is absent or already erased (a
- * concurrent erasure won), which the route answers with 404.
+ * Erases the live player `id`. Refuses with player_not_found when it is absent or
+ * already erased (a concurrent erasure won: the profile is gone either way).
  *
  * - the profile: display name, email and metadata purged, erased_at set, and
  *   player_id renamed to an anonymous `erased_<random>` token, which frees the
@@ -31,11 +29,11 @@ export const ERASED_EVENT_DATA = { erased: true };
  * - remembered idempotent responses that carry the profile are forgotten, so an
  *   Idempotency-Key replay cannot bring the purged values back.
  */
-export async function erasePlayer(db: Db, id: string): Promise<boolean> {
+export async function erasePlayer(db: Db, id: string): Promise<void> {
   const token = `${ERASED_PREFIX}${randomBytes(16).toString('hex')}`;
-  return db.transaction(async (m) => {
+  await db.transaction(async (m) => {
     const player = await lockLivePlayer(m, id);
-    if (!player) return false;
+    if (!player) throw new DomainError('not_found', 'player_not_found', `No player '${id}' in this workspace`);
     await anonymisePlayer(m, id, token);
     const ticketIds = await detachPlayerTickets(m, id, token);
     if (ticketIds.length) {
@@ -48,6 +46,5 @@ export async function erasePlayer(db: Db, id: string): Promise<boolean> {
     // too, in the log and in deliveries still waiting for a retry (they send the erased form).
     await eraseEnvelopeData(m, erased, ERASED_EVENT_DATA);
     await forgetIdempotentResponsesFor(m, id);
-    return true;
   });
 }

@@ -1,12 +1,12 @@
-// The write side of the upsert: the profile and its `player.created` outbox event
+// The upsert of a player profile: the profile and its `player.created` outbox event
 // commit together, so a webhook can never announce a player that was rolled back
 // and a created player is never missing its event.
-import type { Db, Tx } from '../../../db/db';
-import { recordEvent } from '../../../db/repositories/events';
-import { upsertPlayerRow, type PlayerRow, type UpsertPlayerInput } from '../../../db/repositories/players';
-import { errors } from '../errors';
-import { newId } from '../../../lib/ids';
-import { presentPlayer } from './presenters';
+import type { Db, Tx } from '../../db/db';
+import { recordEvent } from '../../db/repositories/events';
+import { upsertPlayerRow, type PlayerRow, type UpsertPlayerInput } from '../../db/repositories/players';
+import { newId } from '../../lib/ids';
+import { DomainError } from '../errors';
+import { playerEventData } from './events';
 
 export async function upsertPlayer(
   db: Db,
@@ -16,7 +16,7 @@ export async function upsertPlayer(
     const result = await upsertPlayerRow(q, { ...input, id: newId('kpl') });
     // Unreachable while the `erased_` prefix is reserved; kept as a clear answer
     // instead of silently reviving an erased row.
-    if (!result) throw errors.conflict('player_erased', `Player '${input.playerId}' was erased`);
+    if (!result) throw new DomainError('conflict', 'player_erased', `Player '${input.playerId}' was erased`);
     if (result.created) await recordPlayerCreated(q, result.row);
     return result;
   });
@@ -28,7 +28,7 @@ async function recordPlayerCreated(q: Tx, row: PlayerRow): Promise<void> {
     workspaceId: row.workspace_id,
     type: 'player.created',
     subjectId: row.id,
-    data: presentPlayer(row),
+    data: playerEventData(row),
     at: row.first_seen_at,
     dedupeKey: `player.created:${row.id}`,
   });

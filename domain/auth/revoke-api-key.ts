@@ -1,0 +1,14 @@
+import type { ApiKeysRepository, KeyReach, KeyRow } from '../../db/repositories/api-keys';
+import { DomainError } from '../errors';
+
+/**
+ * Revokes a ticketing API key within the caller's reach (revoking again keeps the first
+ * time); api_key_not_found for a key outside it. Dropping the key from the processes'
+ * caches is the caller's (its credential cache).
+ */
+export async function revokeApiKey(repo: ApiKeysRepository, reach: KeyReach, keyId: string, revokedBy: string): Promise<KeyRow> {
+  const row = await repo.findInReach(reach, keyId);
+  if (!row) throw new DomainError('not_found', 'api_key_not_found', `No API key '${keyId}' in this organization`);
+  await repo.revoke(row.id, revokedBy);
+  return row;
+}

@@ -1,0 +1,22 @@
+import { randomUUID } from 'node:crypto';
+import type { Executor } from '../../db/db';
+import { isForeignKeyViolation } from '../../db/pg-errors';
+import { insertSegment, type SegmentRow } from '../../db/repositories/push-segments';
+import type { SegmentFilter } from '../../lib/push/segments/filter';
+import { appNotFound } from './not-found';
+
+export interface NewSegment {
+  appId: string;
+  name: string;
+  description: string | null;
+  /** checked and normalised already (lib/push/segments/filter.ts) */
+  filter: SegmentFilter;
+}
+
+/** A named device filter of the app; app_not_found when the app was deleted under it. */
+export async function createSegment(executor: Executor, s: NewSegment): Promise<SegmentRow> {
+  return insertSegment(executor, { id: randomUUID(), ...s }).catch((err) => {
+    if (isForeignKeyViolation(err)) throw appNotFound(s.appId);
+    throw err;
+  });
+}
