@@ -26,7 +26,7 @@ import { assertPortsFree, loadEnvFile, logDirFor, machineInfo, prepareDatabase, 
 import { insertDevices, registerLoad, sendPhase, setUpTenant, type SendPhase } from './phases';
 import { pushCpuGroups } from './cpu';
 import { alternate, rps, type CpuMs } from './rounds';
-import { measureSinkCapacity, type SinkCapacity } from './sink-capacity';
+import { measureSinkCapacity, type SinkCapacity } from '../../scripts/push-sink/capacity';
 import { measureLibraryCapacity, type LibraryCapacity } from './library-capacity';
 import { PUSH_PORTS, PUSH_STACK, startApps, waitForApps } from './stack';
 

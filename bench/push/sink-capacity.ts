@@ -1,5 +1,5 @@
 // The push sink's raw capacity from the command line (the measurement itself is in
-// test/support/push-sink-capacity.ts, which the push bench and the sink's test share):
+// scripts/push-sink/capacity.ts, beside the sink, which the push bench and the sink's test share):
 //
 //   tsx bench/push/sink-capacity.ts            starts a sink process of its own (temp dir)
 //   tsx bench/push/sink-capacity.ts <url>      measures a running sink (it must trust the
@@ -7,9 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { measureSinkCapacity, startSinkProcess } from '../../test/support/push-sink-capacity';
-
-export { measureSinkCapacity, startSinkProcess, type SinkCapacity, type SinkCapacityOptions } from '../../test/support/push-sink-capacity';
+import { measureSinkCapacity, startSinkProcess } from '../../scripts/push-sink/capacity';
 
 async function main() {
   let url = process.argv[2];

@@ -10,7 +10,7 @@ import { parseFcmServiceAccount } from '../../lib/push/credentials';
 import { demoCredentials, generateDemoCredentials } from '../../lib/push/demo-credentials';
 import { signJwt } from '../../lib/push/jwt';
 import { sinkRecords, startTestPushSink } from '../support/push-sink';
-import { http2Post, measureSinkCapacity, startSinkProcess } from '../support/push-sink-capacity';
+import { http2Post, measureSinkCapacity, startSinkProcess } from '../../scripts/push-sink/capacity';
 
 const creds = generateDemoCredentials({ projectId: 'sink-test-project', keyId: 'SINKTEST01' });
 const sa = parseFcmServiceAccount(creds.serviceAccountJson);

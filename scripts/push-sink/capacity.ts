@@ -1,8 +1,8 @@
 // The push sink's raw capacity: how many messages a second it accepts from a bare
 // HTTP/2 client (no firebase-admin, no transport, no database), the peer that
 // `npm run bench:push` puts beside the pushes/s the service reaches, and a sink in a
-// process of its own. test/lib/push-sink.test.ts checks both; bench/push/sink-capacity.ts
-// is the command line over them.
+// process of its own. It sits beside the sink it measures; test/lib/push-sink.test.ts
+// checks both, and bench/push/sink-capacity.ts is the command line over them.
 //
 //   measureSinkCapacity({ url, credentials, service: 'apns', durationMs: 5000 })
 //     → { service, messages, seconds, perSecond, failures }
