@@ -89,7 +89,7 @@ async function main() {
   machine.postgres = await prepareDatabase(u, logDir);
   const pool = new Pool({ connectionString: u.benchDb, max: 4 });
   log('seeding (fixed seeds): 100k search tickets, 10k list tickets, players, agents, messages');
-  const data = await seedAll(pool, Date.now());
+  const data = await seedAll(pool, u.benchDb, Date.now());
   results.seed = { ms: data.seedMs, searchTickets: data.search.tickets, listTickets: data.list.tickets };
   log(`seeded in ${(data.seedMs / 1000).toFixed(1)} s`);
   await waitForTemporal(temporal.child);

@@ -2,8 +2,7 @@
 // 10k-ticket workspace for get/list, and an empty workspace (with players) that the
 // create scenario fills through the real API. All seeded with fixed seeds.
 import type { Pool } from 'pg';
-import type { Db } from '../../db/db';
-import { createApiKey } from '../../test/support/factories';
+import { createBenchKey } from './key';
 import { Rng, seedTenant, seedTickets, type SeedTenant } from '../seed';
 
 export interface Tenant extends SeedTenant {
@@ -23,9 +22,8 @@ export interface BenchData {
 
 export const SIZES = { search: 100_000, list: 10_000, getIds: 2_000 };
 
-async function withKey(pool: Pool, t: SeedTenant, tickets: number): Promise<Tenant> {
-  // the test factory writes a real sk_live_ admin:all key row (hash only, like the API)
-  const k = await createApiKey(pool as unknown as Db, { id: t.organizationId, plan: 'scale' }, { name: 'bench', scopes: ['admin:all'] });
+async function withKey(databaseUrl: string, t: SeedTenant, tickets: number): Promise<Tenant> {
+  const k = await createBenchKey(databaseUrl, t.organizationId, 'bench');
   return { ...t, key: k.key, keyId: k.id, tickets };
 }
 
@@ -45,7 +43,7 @@ async function seedMessages(pool: Pool, workspaceId: string): Promise<void> {
   );
 }
 
-export async function seedAll(pool: Pool, nowMs: number): Promise<BenchData> {
+export async function seedAll(pool: Pool, databaseUrl: string, nowMs: number): Promise<BenchData> {
   const started = Date.now();
   const searchT = await seedTenant(pool, { seed: 1001, name: 'search', players: 2000, agents: 12, nowMs });
   const listT = await seedTenant(pool, { seed: 1002, name: 'list', players: 500, agents: 6, nowMs });
@@ -61,9 +59,9 @@ export async function seedAll(pool: Pool, nowMs: number): Promise<BenchData> {
   const rng = new Rng(7);
   const getIds = Array.from({ length: SIZES.getIds }, () => listIds[rng.int(listIds.length)]);
   return {
-    search: await withKey(pool, searchT, SIZES.search),
-    list: await withKey(pool, listT, SIZES.list),
-    create: await withKey(pool, createT, 0),
+    search: await withKey(databaseUrl, searchT, SIZES.search),
+    list: await withKey(databaseUrl, listT, SIZES.list),
+    create: await withKey(databaseUrl, createT, 0),
     getIds,
     seedMs: Date.now() - started,
   };

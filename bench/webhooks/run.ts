@@ -15,8 +15,7 @@ import { mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'pg';
-import type { Db } from '../../db/db';
-import { createApiKey } from '../../test/support/factories';
+import { createBenchKey } from '../lib/key';
 import { aggregate, type RunStats } from '../lib/load';
 import { runGuarded } from '../lib/run-guard';
 import { sleep, stopAll, waitFor, type Child } from '../lib/procs';
@@ -92,7 +91,7 @@ async function main(): Promise<number> {
   const pool = new Pool({ connectionString: u.benchDb, max: 4 });
   // one scale-plan organization and workspace, an admin key (the tenant shape of `npm run bench`)
   const tenant = await seedTenant(pool, { seed: 2001, name: 'webhooks', players: 0, agents: 0, nowMs: Date.now() });
-  const key = await createApiKey(pool as unknown as Db, { id: tenant.organizationId, plan: 'scale' }, { name: 'bench webhooks', scopes: ['admin:all'] });
+  const key = await createBenchKey(u.benchDb, tenant.organizationId, 'bench webhooks');
   await waitForTemporal(temporal.child);
   log('Temporal ready; starting API, webhooks worker (dispatcher), Temporal peer worker; receiver on 127.0.0.1');
   const apps = startApps(u, logDir);
