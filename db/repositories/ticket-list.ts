@@ -93,6 +93,11 @@ export function buildTicketListSql(q: TicketListQuery, forcedPlayerId: string | 
  * request, so above the cap the total is the planner's estimate (never below the cap)
  * and `pagination.totalExact` is false. Paging itself (`hasMore`, cursors) is exact.
  */
+/** One page of the list: `limit + 1` rows of buildTicketListSql's page query. */
+export async function pageOfTickets(db: Queryable, page: { sql: string; params: unknown[] }): Promise<any[]> {
+  return (await db.query(page.sql, page.params)).rows;
+}
+
 export const EXACT_COUNT_CAP = 1_000;
 
 export async function countMatches(

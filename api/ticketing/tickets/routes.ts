@@ -10,7 +10,7 @@ import { auth, requireScope, requireWorkspace } from '../access';
 import { changeTicket } from './gateway';
 import { createTicket } from './gateway';
 import type { IdempotencyState } from '../../kit/idempotency';
-import { countMatches } from '../../../db/repositories/ticket-list';
+import { countMatches, pageOfTickets } from '../../../db/repositories/ticket-list';
 import { buildListQuery } from './list-query';
 import { findPlayer, findPlayerByRef } from '../../../db/repositories/players';
 import { findAgent } from '../../../db/repositories/agents';
@@ -96,9 +96,9 @@ export function ticketsRouter(deps: AppDeps): Router {
     const q = parse(ListTicketsQuery, ctx.query);
     await requireWorkspace(ctx, deps, q.workspaceId);
     const { page, count, cursorFor } = buildListQuery(q, a.playerId);
-    const [rows, { total, totalExact }] = await Promise.all([deps.db.query(page.sql, page.params), countMatches(deps.db, count)]);
-    const hasMore = rows.rows.length > q.limit;
-    const pageRows = rows.rows.slice(0, q.limit);
+    const [rows, { total, totalExact }] = await Promise.all([pageOfTickets(deps.db, page), countMatches(deps.db, count)]);
+    const hasMore = rows.length > q.limit;
+    const pageRows = rows.slice(0, q.limit);
     ctx.body = {
       data: pageRows.map((r) => present.presentListItem(toTicketRecord(r))),
       pagination: {
