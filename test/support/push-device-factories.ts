@@ -72,15 +72,16 @@ export async function createPushKey(db: Db, appId: string): Promise<string> {
   return key;
 }
 
-/** `count` active devices of the app in one statement, tokens `tok-<n>` (n from 1), platform and metadata of n given. */
-export async function insertManyDevices(
+/** `count` active devices of the app in one statement, tokens `tok-<n>` (n from 1), platform and metadata of n given; answers them in order. */
+export async function insertManyDevices<P extends 'Android' | 'iOS'>(
   db: Db,
   appId: string,
   count: number,
-  of: (n: number) => { platform: 'Android' | 'iOS'; deviceMetadata: Record<string, unknown> },
-): Promise<void> {
+  of: (n: number) => { platform: P; deviceMetadata: Record<string, unknown> },
+): Promise<{ id: string; platform: P }[]> {
   const rows = Array.from({ length: count }, (_, i) => ({ id: randomUUID(), appId, deviceToken: `tok-${i + 1}`, ...of(i + 1) }));
   await insertDeviceRows(db, rows);
+  return rows.map((r) => ({ id: r.id, platform: r.platform }));
 }
 
 /** Marks a device inactive, as a dead token leaves it. */
