@@ -2,8 +2,15 @@
 // API and the fan-out write them: an endpoint with its sealed secret, pending deliveries
 // to it, and delivery log rows (with their attempts) as the worker would have left them.
 import type { Db } from '../../db/db';
-import { insertEndpoint as insertEndpointRow } from '../../db/repositories/webhook-endpoints';
-import { insertDeliveries as insertDeliveryRows, putLoggedDelivery, recordAttempt, type DeliveryStatus } from '../../db/repositories/webhook-deliveries';
+import { deleteEndpoint, insertEndpoint as insertEndpointRow, updateEndpoint } from '../../db/repositories/webhook-endpoints';
+import assert from 'node:assert/strict';
+import {
+  endpointsOfDeliveries,
+  insertDeliveries as insertDeliveryRows,
+  putLoggedDelivery,
+  recordAttempt,
+  type DeliveryStatus,
+} from '../../db/repositories/webhook-deliveries';
 import { loadConfig } from '../../lib/config';
 import { newId } from '../../lib/ids';
 import { envelope } from '../../domain/webhooks/envelope';
@@ -21,6 +28,23 @@ export async function insertEndpoint(
   const secretBox = encryptSecret(o.key ?? masterKey(loadConfig()), secret, id);
   await insertEndpointRow(db, { id, workspaceId: o.workspaceId, url: o.url, events: o.events, description: '', active: o.active ?? true, secretBox }, Infinity);
   return { id, secret };
+}
+
+/** Pauses (false) or resumes (true) the endpoint, as PATCH /v1/webhooks/{id} does. */
+export async function setEndpointActive(db: Db, endpointId: string, active: boolean): Promise<void> {
+  assert.ok(await updateEndpoint(db, endpointId, { active }), `no live endpoint ${endpointId}`);
+}
+
+/** Pauses the endpoint a delivery goes to. */
+export async function pauseEndpointOf(db: Db, deliveryId: string): Promise<void> {
+  const [endpointId] = await endpointsOfDeliveries(db, [deliveryId]);
+  assert.ok(endpointId, `no delivery ${deliveryId}`);
+  await setEndpointActive(db, endpointId, false);
+}
+
+/** Deletes the endpoint (soft, as DELETE /v1/webhooks/{id} does): nothing is delivered to it any more. */
+export async function removeEndpoint(db: Db, endpointId: string): Promise<void> {
+  await deleteEndpoint(db, endpointId);
 }
 
 /** An endpoint subscribed to ticket.created (secret sealed with `key`), and one pending delivery to it. */
