@@ -109,6 +109,27 @@ export async function deleteDevice(ex: Executor, id: string): Promise<boolean> {
   return (result.affected ?? 0) > 0;
 }
 
+export type NewDeviceRow = Pick<PushDevice, 'id' | 'appId' | 'deviceToken' | 'platform' | 'deviceMetadata'>;
+
+/** New devices (no user, active), in one statement: for many rows at once. */
+export async function insertDeviceRows(ex: Executor, rows: NewDeviceRow[]): Promise<void> {
+  if (!rows.length) return;
+  const col = <K extends keyof NewDeviceRow>(k: K) => rows.map((r) => r[k]);
+  await sql(
+    ex,
+    `INSERT INTO push_devices (id, app_id, device_token, platform, device_metadata)
+     SELECT d.id, d.app_id, d.device_token, d.platform, d.device_metadata
+       FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::jsonb[]) AS d(id, app_id, device_token, platform, device_metadata)`,
+    [col('id'), col('appId'), col('deviceToken'), col('platform'), rows.map((r) => JSON.stringify(r.deviceMetadata))],
+  );
+}
+
+/** Marks a device active or not (as a dead token does); false when there is no such device. */
+export async function setDeviceActive(ex: Executor, id: string, isActive: boolean): Promise<boolean> {
+  const result = await managerOf(ex).update(PushDevice, { id }, { isActive, updatedAt: () => 'now()' } as object);
+  return (result.affected ?? 0) > 0;
+}
+
 /** Active devices of `appId` that match `filter`: one query, the filter compiled to parameters. */
 export async function countSegmentDevices(ex: Executor, appId: string, filter: SegmentFilter): Promise<number> {
   const q = segmentDeviceQuery(filter, appId, { alias: 'd' });

@@ -45,3 +45,8 @@ export async function revokeRefreshFamily(executor: Executor, familyId: string):
   );
   return rowCount ?? 0;
 }
+
+/** Every refresh token of the user expires now (by the database clock, a second ago). */
+export async function expireRefreshTokensOf(executor: Executor, userId: string): Promise<void> {
+  await sql(executor, `UPDATE push_refresh_tokens SET expires_at = now() - interval '1 second' WHERE user_id = $1`, [userId]);
+}

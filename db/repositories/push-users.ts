@@ -64,3 +64,8 @@ export async function isPushTrialExpired(executor: Executor, companyId: string):
   );
   return rows[0]?.expired ?? false;
 }
+
+/** Makes the company a trial that ends `seconds` from now by the database clock (negative: ended). */
+export async function setPushTrialEnd(executor: Executor, companyId: string, seconds: number): Promise<void> {
+  await sql(executor, `UPDATE push_companies SET status = 'trial', trial_ends_at = now() + make_interval(secs => $2) WHERE id = $1`, [companyId, seconds]);
+}

@@ -8,6 +8,11 @@ export async function ticketsCreatedIn(executor: Executor, organizationId: strin
   return row?.count ?? 0;
 }
 
+/** Sets the month's count as given (a month already used, for tests of the quota). */
+export async function setTicketsCreatedIn(executor: Executor, organizationId: string, month: string, count: number): Promise<void> {
+  await managerOf(executor).upsert(TicketUsage, { organizationId, month, count }, ['organizationId', 'month']);
+}
+
 /**
  * Counts one ticket unless the month is at `limit` (null: no limit), atomically: the
  * conditional upsert takes the row lock, and a concurrent one re-reads the count that the

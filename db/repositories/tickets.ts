@@ -74,6 +74,13 @@ export type NewTicketRow = Pick<
   'id' | 'workspaceId' | 'playerRef' | 'playerId' | 'title' | 'body' | 'priority' | 'priorityRank' | 'category' | 'source' | 'tags' | 'metadata'
 > & { createdAt: string };
 
+/** New tickets, open, at step 1, in one statement: for many rows at once. */
+export async function insertTicketRows(executor: Executor, rows: NewTicketRow[]): Promise<void> {
+  if (!rows.length) return;
+  const open = rows.map((t) => ({ ...t, status: 'open', createdAt: new Date(t.createdAt), updatedAt: new Date(t.createdAt) }));
+  await managerOf(executor).insert(Ticket, open as QueryDeepPartialEntity<Ticket>[]);
+}
+
 /** A new ticket, open, at step 1. */
 export async function insertTicketRow(executor: Executor, t: NewTicketRow): Promise<void> {
   const at = new Date(t.createdAt);

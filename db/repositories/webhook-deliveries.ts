@@ -154,6 +154,26 @@ export async function insertDeliveries(executor: Executor, rows: NewDelivery[]):
   );
 }
 
+/** A delivery row with its log state given, not only the fan-out's (tests build delivery logs from it). */
+export interface LoggedDelivery extends Omit<NewDelivery, 'status'> {
+  status: DeliveryStatus;
+  attempts: number;
+  createdAt: Date;
+  completedAt: Date | null;
+}
+
+/** Writes the row; an (event, endpoint) pair that has one gets this body and status. Answers the row's id. */
+export async function putLoggedDelivery(executor: Executor, d: LoggedDelivery): Promise<string> {
+  const { rows } = await sql<{ id: string }>(
+    executor,
+    `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, workspace_id, body, status, attempts, created_at, completed_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+     ON CONFLICT (event_id, endpoint_id) DO UPDATE SET body = EXCLUDED.body, status = EXCLUDED.status RETURNING id`,
+    [d.id, d.endpointId, d.eventId, d.eventType, d.workspaceId, d.body, d.status, d.attempts, d.createdAt, d.completedAt],
+  );
+  return rows[0].id;
+}
+
 /** What one attempt needs, with the attempt's record if it already happened. */
 export interface DeliveryToAttempt {
   body: string;

@@ -4,9 +4,7 @@ import { assertError, startTenantApi, type TestApi } from '../support/api';
 import type { Tenant } from '../support/factories';
 import { createApiKey, createTenant } from '../support/factories';
 import { insertEvent, insertMessage, insertTicket, uniquePlayerId as pid } from '../support/player-helpers';
-import { envelope } from '../../domain/webhooks/envelope';
-import { newId } from '../../lib/ids';
-import { insertEndpoint } from '../support/webhook-factories';
+import { insertEndpoint, insertLoggedDelivery } from '../support/webhook-factories';
 
 let api: TestApi;
 let tenant: Tenant;
@@ -105,18 +103,9 @@ describe('DELETE /v1/players/{id}', () => {
     const data = { id: ticketId, playerId, title: 'about Hook Me' };
     const eventId = await insertEvent(db, { workspaceId: ws, type: 'ticket.created', subjectId: ticketId, data });
     const other = await insertEvent(db, { workspaceId: ws, type: 'ticket.created', subjectId: 'tkt_other', data: { id: 'tkt_other', playerId: 'someone_else' } });
-    const delivery = async (event: string, d: object, status: string) => {
-      const id = newId('evt');
-      const body = envelope(id, { type: 'ticket.created', workspaceId: ws, occurredAt: new Date(), data: d });
-      // the suite's dispatcher may have written this (event, endpoint) row already: take it over
-      const { rows } = await db.query(
-        `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, workspace_id, body, status)
-         VALUES ($1, $2, $3, 'ticket.created', $4, $5, $6)
-         ON CONFLICT (event_id, endpoint_id) DO UPDATE SET body = $5, status = $6 RETURNING id`,
-        [id, ep.id, event, ws, body, status],
-      );
-      return rows[0].id as string;
-    };
+    // the suite's dispatcher may have written this (event, endpoint) row already: the factory takes it over
+    const delivery = (eventId: string, data: object, status: 'failed' | 'succeeded') =>
+      insertLoggedDelivery(db, { endpointId: ep.id, workspaceId: ws, eventId, data, status, completedAt: null });
     const logged = await delivery(eventId, data, 'failed');
     const bystander = await delivery(other, { id: 'tkt_other', playerId: 'someone_else' }, 'succeeded');
 

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import type { TestApi } from '../support/api';
 import { pushKeyCacheStats } from '../../api/push/auth';
 import { apiKeyHeader, assertPushError, bearer, createApp, createKey, registerAccount, startPushApi } from '../support/push';
+import { setTrialEnd } from '../support/push-account-factories';
 
 describe('push API key cache', () => {
   let a: TestApi;
@@ -54,17 +55,11 @@ describe('push API key cache', () => {
   });
 
   it("a cached key's company: a trial's end counts at once, an extension too", async () => {
-    const setTrialEnd = (userId: string, interval: string) =>
-      a.deps.db.query(
-        `UPDATE push_companies SET status = 'trial', trial_ends_at = now() + $2::interval
-          WHERE id = (SELECT company_id FROM push_memberships WHERE user_id = $1)`,
-        [userId, interval],
-      );
     // cached by B while the trial runs; its end passes while the row sits in the cache
-    const { user, read } = await keyUsedOnB((userId) => setTrialEnd(userId, '2 seconds'));
+    const { user, read } = await keyUsedOnB((userId) => setTrialEnd(a.deps.db, userId, 2));
     await new Promise((r) => setTimeout(r, 2100));
     assertPushError(await read(), 403, 'TRIAL_EXPIRED');
-    await setTrialEnd(user.userId, '7 days');
+    await setTrialEnd(a.deps.db, user.userId, 7 * 86_400);
     assert.equal((await read()).status, 200);
   });
 });

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { apiKeyHeader, assertPushError, bearer, createApp, createKey, type PushAccount, withOwnerAndStranger } from '../support/push';
 import { apnsConfig, p384Pem, rsaPem, serviceAccount } from '../support/push-credentials';
+import { createMatchAllSegment, insertManyDevices } from '../support/push-device-factories';
 
 describe('push apps', () => {
   const f = withOwnerAndStranger();
@@ -138,8 +139,8 @@ describe('push apps', () => {
   it('DELETE (204) takes the devices, keys and segments with it; the key stops working at once', async () => {
     const app = await createApp(f.api, f.owner.accessToken);
     const key = await createKey(f.api, f.owner.accessToken, app.id);
-    await f.api.deps.db.query(`INSERT INTO push_devices (id, app_id, device_token, platform) VALUES ($1, $2, 'tok-1', 'Android')`, [randomUUID(), app.id]);
-    await f.api.deps.db.query(`INSERT INTO push_segments (id, app_id, name, filter) VALUES ($1, $2, 'all', '{}')`, [randomUUID(), app.id]);
+    await insertManyDevices(f.api.deps.db, app.id, 1, () => ({ platform: 'Android', deviceMetadata: {} }));
+    await createMatchAllSegment(f.api.deps.db, app.id);
     const del = await f.api.request('DELETE', `/api/v1/apps/${app.id}`, as(f.owner));
     assert.equal(del.status, 204);
     assertPushError(await f.api.request('GET', `/api/v1/apps/${app.id}`, as(f.owner)), 404, 'RESOURCE_NOT_FOUND');

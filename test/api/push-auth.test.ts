@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import type { TestApi } from '../support/api';
 import { assertPushError, bearer, registerAccount, startPushApi, uniqueEmail } from '../support/push';
+import { expireRefreshTokens } from '../support/push-account-factories';
 
 describe('push accounts', () => {
   let api: TestApi;
@@ -120,7 +121,7 @@ describe('push accounts', () => {
 
   it('an expired refresh token is a 401', async () => {
     const a = await registerAccount(api);
-    await api.deps.db.query(`UPDATE push_refresh_tokens SET expires_at = now() - interval '1 second' WHERE user_id = $1`, [a.userId]);
+    await expireRefreshTokens(api.deps.db, a.userId);
     assertPushError(await api.request('POST', '/api/v1/auth/refresh', { body: { refreshToken: a.refreshToken } }), 401, 'UNAUTHORIZED');
   });
 

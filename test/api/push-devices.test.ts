@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { TestApi } from '../support/api';
 import { apiKeyHeader, assertPushError, bearer, GENEROUS_PUSH_LIMITS, startPushApi } from '../support/push';
-import { createTwoAppTenant, duringAppDeletion, type TwoAppTenant } from '../support/push-device-factories';
+import { createTwoAppTenant, deactivateDevice, duringAppDeletion, type TwoAppTenant } from '../support/push-device-factories';
 
 describe('push devices', () => {
   let api: TestApi;
@@ -49,7 +49,7 @@ describe('push devices', () => {
       const first = await register(t.keyA, { deviceToken, platform: 'iOS', userId: 'p2', deviceMetadata: { country: 'DE' } });
       assert.equal(first.status, 200, JSON.stringify(first.body));
       assert.equal(first.body.appId, t.appA, "appId defaults to the key's app");
-      await api.deps.db.query('UPDATE push_devices SET is_active = false WHERE id = $1', [first.body.id]);
+      await deactivateDevice(api.deps.db, first.body.id);
 
       const second = await register(t.keyA, { appId: t.appA, deviceToken, platform: 'ios', deviceMetadata: { country: 'FR', lang: 'fr' } });
       assert.equal(second.status, 200, JSON.stringify(second.body));

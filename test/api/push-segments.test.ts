@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { TestApi } from '../support/api';
 import { apiKeyHeader, assertPushError, bearer, startPushApi } from '../support/push';
-import { createTwoAppTenant, duringAppDeletion, type TwoAppTenant } from '../support/push-device-factories';
+import { createTwoAppTenant, deactivateDevice, duringAppDeletion, type TwoAppTenant } from '../support/push-device-factories';
 
 const and = (...conditions: unknown[]) => ({ operator: 'AND', conditions });
 const or = (...conditions: unknown[]) => ({ operator: 'OR', conditions });
@@ -128,7 +128,7 @@ describe('push segments', () => {
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.deepEqual(res.body, { count: 3 }); // d1, d2, d4 ("40" reads as a number)
 
-    await api.deps.db.query('UPDATE push_devices SET is_active = false WHERE id = $1', [ids.d1]);
+    await deactivateDevice(api.deps.db, ids.d1);
     assert.deepEqual((await count(apiKeyHeader(fresh.keyA))).body, { count: 2 });
     await register('d1', 'iOS', { country: 'US', level: 12 }, fresh.keyA);
     assert.deepEqual((await count()).body, { count: 3 });

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { TestApi } from '../support/api';
 import { apiKeyHeader, assertPushError, bearer, startPushApi } from '../support/push';
+import { deactivateDevice } from '../support/push-device-factories';
 import { insertDevices, pushTenant, sendOf, sendResult, type PushTenant, type TestDevice } from '../support/push-send';
 
 let api: TestApi;
@@ -57,7 +58,7 @@ describe('POST /notifications/send', () => {
 
   it('unknown, inactive and repeated ids are rejected; ids follow the accepted deviceIds; a user token may send', async () => {
     const [inactive] = await insertDevices(api.deps.db, tenant.appId, 1);
-    await api.deps.db.query(`UPDATE push_devices SET is_active = false WHERE id = $1`, [inactive.id]);
+    await deactivateDevice(api.deps.db, inactive.id);
     const [elsewhere] = await insertDevices(api.deps.db, other.appId, 1);
     const res = await api.request('POST', '/api/v1/notifications/send', {
       headers: bearer(tenant.token),

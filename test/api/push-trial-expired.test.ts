@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import type { TestApi } from '../support/api';
 import { apiKeyHeader, assertPushError, bearer, createApp, createKey, registerAccount, startPushApi } from '../support/push';
+import { setTrialEnd } from '../support/push-account-factories';
 
 describe('push trial expiry', () => {
   let api: TestApi;
@@ -15,24 +16,18 @@ describe('push trial expiry', () => {
     const user = await registerAccount(api);
     const app = await createApp(api, user.accessToken);
     const key = await createKey(api, user.accessToken, app.id);
-    const setTrialEnd = (interval: string) =>
-      api.deps.db.query(
-        `UPDATE push_companies SET status = 'trial', trial_ends_at = now() + $2::interval
-          WHERE id = (SELECT company_id FROM push_memberships WHERE user_id = $1)`,
-        [user.userId, interval],
-      );
 
-    await setTrialEnd('1 day');
+    await setTrialEnd(api.deps.db, user.userId, 86_400);
     assert.equal((await api.request('GET', '/api/v1/apps', { headers: bearer(user.accessToken) })).status, 200, 'a running trial works');
 
-    await setTrialEnd('-1 second');
+    await setTrialEnd(api.deps.db, user.userId, -1);
     const byToken = await api.request('GET', '/api/v1/apps', { headers: bearer(user.accessToken) });
     assertPushError(byToken, 403, 'TRIAL_EXPIRED');
     assert.ok(byToken.headers.get('x-ratelimit-limit'), 'counted like any authenticated request');
     assertPushError(await api.request('GET', `/api/v1/apps/${app.id}`, { headers: apiKeyHeader(key.key) }), 403, 'TRIAL_EXPIRED');
     assertPushError(await api.request('GET', '/api/v1/auth/me', { headers: bearer(user.accessToken) }), 403, 'TRIAL_EXPIRED');
 
-    await setTrialEnd('7 days');
+    await setTrialEnd(api.deps.db, user.userId, 7 * 86_400);
     assert.equal((await api.request('GET', '/api/v1/apps', { headers: bearer(user.accessToken) })).status, 200);
     assert.equal((await api.request('GET', `/api/v1/apps/${app.id}`, { headers: apiKeyHeader(key.key) })).status, 200);
   });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { startApi, type TestApi } from '../support/api';
 import { assertError, createTicket, tenantWithPlayer, type TenantWithPlayer } from '../support/tickets';
 import { eventually } from '../support/eventually';
+import { setTicketUsage } from '../support/factories';
 
 let api: TestApi;
 let t: TenantWithPlayer;
@@ -105,7 +106,7 @@ test('Idempotency-Key replays the first response; another body is 409', async ()
 test('the monthly ticket quota of the plan gives a clear 429', async () => {
   const starter = await tenantWithPlayer(api, { plan: 'starter' });
   const month = new Date().toISOString().slice(0, 7);
-  await api.deps.db.query('INSERT INTO ticket_usage (organization_id, month, count) VALUES ($1, $2, 5000)', [starter.org.id, month]);
+  await setTicketUsage(api.deps.db, starter.org.id, month, 5000);
   const res = await api.request('POST', '/v1/tickets', {
     token: starter.token,
     body: { workspaceId: starter.workspace.id, playerId: starter.player.playerId, title: 'x', body: 'y' },

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { startApi, type TestApi } from '../support/api';
-import { assertError, createTicket, tenantWithPlayer, type TenantWithPlayer } from '../support/tickets';
+import { assertError, createTicket, insertManyTickets, tenantWithPlayer, type TenantWithPlayer } from '../support/tickets';
 
 let api: TestApi;
 let t: TenantWithPlayer;
@@ -86,13 +86,9 @@ test('limits and bad parameters are 400', async () => {
 
 test('above 1,000 matches the total is an estimate, flagged by totalExact=false', async () => {
   const big = await tenantWithPlayer(api);
-  // rows written straight to the table: this is about counting, not about lifecycles
-  await api.deps.db.query(
-    `INSERT INTO tickets (id, workspace_id, player_ref, player_id, title, body, status, priority, priority_rank, source, created_at, updated_at)
-     SELECT 'tkt_bulk_' || $1 || '_' || g, $1, $2, $3, 'Bulk ' || g, CASE WHEN g <= 50 THEN 'rare zebra' ELSE 'common words' END,
-            'open', 'low', 1, 'api', now() - g * interval '1 second', now()
-       FROM generate_series(1, 1050) g`,
-    [big.workspace.id, big.player.id, big.player.playerId],
+  // rows written straight through the repository: this is about counting, not about lifecycles
+  await insertManyTickets(api.deps.db, { workspaceId: big.workspace.id, playerRef: big.player.id, playerId: big.player.playerId }, 1050, (n) =>
+    n <= 50 ? 'rare zebra' : 'common words',
   );
   await api.deps.db.query('ANALYZE tickets');
   const all = await api.request('GET', `/v1/tickets?workspaceId=${big.workspace.id}&limit=1`, { token: big.token });

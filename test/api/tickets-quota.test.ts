@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { countTicketWithinQuota, ticketsCreatedIn } from '../../db/repositories/ticket-usage';
 import { usageMonth } from '../../lib/ticket-quota';
 import { startApi, type TestApi } from '../support/api';
-import { createOrganization } from '../support/factories';
+import { createOrganization, setTicketUsage } from '../support/factories';
 import { tenantWithPlayer } from '../support/tickets';
 
 let api: TestApi;
@@ -14,12 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => api?.stop());
 
-const setUsage = (organizationId: string, count: number) =>
-  api.deps.db.query('INSERT INTO ticket_usage (organization_id, month, count) VALUES ($1, $2, $3)', [
-    organizationId,
-    usageMonth(new Date()),
-    count,
-  ]);
+const setUsage = (organizationId: string, count: number) => setTicketUsage(api.deps.db, organizationId, usageMonth(new Date()), count);
 
 test('two concurrent creates for the last ticket of the month: exactly one is created', async () => {
   const t = await tenantWithPlayer(api, { plan: 'starter' });
@@ -42,7 +37,7 @@ test('two concurrent creates for the last ticket of the month: exactly one is cr
 test('countTicketWithinQuota: two transactions at the limit, one counts', async () => {
   const org = await createOrganization(api.deps.db, 'starter');
   const month = '2031-01';
-  await api.deps.db.query('INSERT INTO ticket_usage (organization_id, month, count) VALUES ($1, $2, 9)', [org.id, month]);
+  await setTicketUsage(api.deps.db, org.id, month, 9);
   // The first counts the month's last ticket and holds its transaction open; the second
   // then waits on its row lock and, once the first commits, finds the month full.
   let counted!: () => void;

@@ -5,11 +5,12 @@ import { Client, Connection } from '@temporalio/client';
 import { Webhook } from 'standardwebhooks';
 import { standardWebhooksKey, verifyServiceSignature } from '../../lib/webhooks/signing';
 import { createApp } from '../../api/app';
-import { newId } from '../../lib/ids';
+import type { DeliveryStatus } from '../../db/repositories/webhook-deliveries';
 import { assertError, startTenantApi, type TestApi } from '../support/api';
 import type { Tenant } from '../support/factories';
 import { eventually } from '../support/eventually';
 import { createWebhook, fakeResolver } from '../support/webhook-api';
+import { insertAttempt, insertLoggedDelivery } from '../support/webhook-factories';
 import { startReceiver, type Delivered } from '../support/webhook-receiver';
 
 let api: TestApi;
@@ -44,18 +45,9 @@ function assertSigned(req: Delivered, secret: string, deliveryId: string) {
   assert.doesNotThrow(() => wh.verify(req.raw, req.headers as Record<string, string>));
 }
 
-/** A delivery row straight in the table, as the dispatcher would have left it. */
-async function insertDelivery(endpointId: string, o: { status?: string; createdAt?: Date; attempts?: number; completedAt?: Date | null } = {}) {
-  const id = newId('evt');
-  const body = JSON.stringify({ id, event: 'ticket.created', workspaceId: ws, timestamp: new Date().toISOString(), data: { id: 'tkt_x' } });
-  await api.deps.db.query(
-    `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, workspace_id, body, status, attempts, created_at, completed_at)
-     VALUES ($1, $2, $3, 'ticket.created', $4, $5, $6, $7, $8, $9)`,
-    [id, endpointId, newId('evt'), ws, body, o.status ?? 'failed', o.attempts ?? 0, o.createdAt ?? new Date(),
-      o.completedAt === undefined ? (o.status === 'pending' ? null : new Date()) : o.completedAt],
-  );
-  return id;
-}
+/** A delivery row of the log, as the worker would have left it. */
+const insertDelivery = (endpointId: string, o: { status?: DeliveryStatus; createdAt?: Date; attempts?: number; completedAt?: Date | null } = {}) =>
+  insertLoggedDelivery(api.deps.db, { endpointId, workspaceId: ws, ...o });
 
 describe('POST /v1/webhooks/{id}/test', () => {
   it('sends one signed synthetic event to the receiver and answers with the attempt; the log shows it', async () => {
@@ -223,11 +215,8 @@ describe('GET /v1/webhooks/{id}/deliveries', () => {
     await insertDelivery(e.id, { createdAt: new Date(now - 8 * 86_400_000) }); // out of the log
     // newest first; equal times by id, descending
     const expected = [ids[0], ...[ids[1], ids[2]].sort().reverse(), ids[3], ids[4]];
-    await api.deps.db.query(
-      `INSERT INTO webhook_attempts (delivery_id, attempt, scheduled_at, started_at, status_code, latency_ms, error)
-       VALUES ($1, 2, now(), now(), NULL, 30000, 'timed out after 30000 ms'), ($1, 1, now(), now(), 503, 12, 'HTTP 503')`,
-      [ids[1]],
-    );
+    await insertAttempt(api.deps.db, ids[1], { attempt: 2, statusCode: null, latencyMs: 30000, error: 'timed out after 30000 ms' });
+    await insertAttempt(api.deps.db, ids[1], { attempt: 1, statusCode: 503, latencyMs: 12, error: 'HTTP 503' });
 
     const seen: string[] = [];
     let cursor: string | null = null;

@@ -6,10 +6,9 @@
 // it writes is indexed, and the table leaves room on each page for the new version.
 // A database of its own, so that its statistics are this test's alone.
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { connectDb, type Db } from '../../db/db';
 import { insertSend, recordOutcomes } from '../../db/repositories/push-sends';
-import { createPushCompanyAndApp } from '../support/push-device-factories';
+import { createPushCompanyAndApp, insertManyDevices } from '../support/push-device-factories';
 import { throwawayDatabase, type ThrowawayDb } from '../support/throwaway-db';
 
 let throwaway: ThrowawayDb;
@@ -26,12 +25,7 @@ beforeAll(async () => {
   await throwaway.migrate();
   db = await connectDb(throwaway.url, 2);
   ({ appId } = await createPushCompanyAndApp(db));
-  devices = Array.from({ length: DEVICES }, () => ({ id: randomUUID(), platform: 'Android' as const }));
-  await db.query(
-    `INSERT INTO push_devices (id, app_id, device_token, platform)
-     SELECT d.id, $1, 'tok-' || d.n, 'Android' FROM unnest($2::uuid[]) WITH ORDINALITY AS d(id, n)`,
-    [appId, devices.map((d) => d.id)],
-  );
+  devices = await insertManyDevices(db, appId, DEVICES, () => ({ platform: 'Android' as const, deviceMetadata: {} }));
 }, 60_000);
 
 afterAll(async () => {

@@ -8,7 +8,7 @@ import { connectDb, type Db } from '../../db/db';
 import { countSegmentDevices, registerDevice } from '../../db/repositories/push-devices';
 import { segmentDeviceQuery } from '../../lib/push/segments/compile';
 import { parseSegmentFilter } from '../../lib/push/segments/filter';
-import { createPushCompanyAndApp, dropPushFixture, type PushFixture } from '../support/push-device-factories';
+import { createPushCompanyAndApp, deactivateDevice, dropPushFixture, insertManyDevices, type PushFixture } from '../support/push-device-factories';
 
 let db: Db;
 let fx: PushFixture;
@@ -42,8 +42,8 @@ beforeAll(async () => {
   fx = await createPushCompanyAndApp(db);
   other = await createPushCompanyAndApp(db);
   for (const d of DEVICES) {
-    await registerDevice(db, { id: randomUUID(), appId: fx.appId, deviceToken: d.token, platform: d.platform, userId: d.userId, deviceMetadata: d.meta });
-    if (d.inactive) await db.query('UPDATE push_devices SET is_active = false WHERE app_id = $1 AND device_token = $2', [fx.appId, d.token]);
+    const { device } = await registerDevice(db, { id: randomUUID(), appId: fx.appId, deviceToken: d.token, platform: d.platform, userId: d.userId, deviceMetadata: d.meta });
+    if (d.inactive) await deactivateDevice(db, device.id);
   }
   // a device of another app that matches everything: never counted for fx
   await registerDevice(db, { id: randomUUID(), appId: other.appId, deviceToken: 'a1', platform: 'Android', userId: 'u1', deviceMetadata: { country: 'US' } });
@@ -122,14 +122,10 @@ describe('the GIN index serves metadata filters on a large table', () => {
   beforeAll(async () => {
     big = await createPushCompanyAndApp(db);
     // 20,000 devices: country cycles through 200 codes, 'beta' exists on 20 of them
-    await db.query(
-      `INSERT INTO push_devices (id, app_id, device_token, platform, device_metadata)
-       SELECT gen_random_uuid(), $1, 'tok-' || i, CASE WHEN i % 2 = 0 THEN 'Android' ELSE 'iOS' END,
-              jsonb_build_object('country', 'C' || (i % 200), 'level', i % 50)
-              || CASE WHEN i % 1000 = 0 THEN '{"beta": true}'::jsonb ELSE '{}'::jsonb END
-         FROM generate_series(1, 20000) AS i`,
-      [big.appId],
-    );
+    await insertManyDevices(db, big.appId, 20_000, (i) => ({
+      platform: i % 2 === 0 ? 'Android' : 'iOS',
+      deviceMetadata: { country: `C${i % 200}`, level: i % 50, ...(i % 1000 === 0 ? { beta: true } : {}) },
+    }));
     // what autovacuum does on a live table: moves the bulk-inserted GIN entries from the
     // index's pending list into the index proper, and refreshes the statistics
     await db.query('VACUUM ANALYZE push_devices');

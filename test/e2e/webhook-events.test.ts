@@ -9,7 +9,7 @@ import { startApi, type TestApi } from '../support/api';
 import { uniquePlayerId } from '../support/player-helpers';
 import { createTicket, tenantWithPlayer, type TenantWithPlayer } from '../support/tickets';
 import { eventually } from '../support/eventually';
-import { insertEndpoint } from '../support/webhook-factories';
+import { insertEndpoint, removeEndpoint, setEndpointActive } from '../support/webhook-factories';
 import { startReceiver } from '../support/webhook-receiver';
 
 const ALL_EVENTS = ['ticket.created', 'ticket.assigned', 'ticket.resolved', 'ticket.closed', 'message.created', 'player.created', 'sla.breached'];
@@ -141,7 +141,7 @@ test('a paused endpoint gets nothing, and resuming does not replay what it skipp
     );
     assert.deepEqual(skipped.rows, [{ status: 'skipped', attempts: 0 }]);
 
-    await api.deps.db.query('UPDATE webhook_endpoints SET active = true WHERE id = $1', [paused.id]);
+    await setEndpointActive(api.deps.db, paused.id, true);
     const second = await createTicket(api, t);
     await eventually(async () => quiet.accepted.length >= 1);
     await arrived('ticket.created', (d) => d.id === second.id);
@@ -165,7 +165,7 @@ test('a redirect is never followed: the attempt fails with the 3xx and the targe
     assert.match(attempt.error, /302/);
     assert.equal(target.accepted.length + target.rejected.length, 0);
   } finally {
-    await api.deps.db.query('UPDATE webhook_endpoints SET deleted_at = now() WHERE id = $1', [ep.id]);
+    await removeEndpoint(api.deps.db, ep.id);
     redirector.closeAllConnections();
     await new Promise((r) => redirector.close(r));
     await target.stop();
@@ -181,6 +181,6 @@ test('an endpoint whose address became private is refused at connect time', asyn
     assert.equal(attempt.status_code, null);
     assert.match(attempt.error, /refusing to connect .*private/);
   } finally {
-    await api.deps.db.query('UPDATE webhook_endpoints SET deleted_at = now() WHERE id = $1', [ep.id]);
+    await removeEndpoint(api.deps.db, ep.id);
   }
 });

@@ -26,6 +26,7 @@ import { startApi, type TestApi } from './api';
 import { insertEndpoint, type TicketCreatedEvent } from './webhook-factories';
 import { startReceiver, type Receiver } from './webhook-receiver';
 import { startQueueWorker, type WorkerProcess } from './worker-process';
+import { within } from './within';
 
 /** Every request verifies and carries its delivery's stored bytes under its own id. */
 export function assertGenuine(receiver: Receiver, bodyOf: Map<string, string>) {
@@ -138,15 +139,11 @@ export class CrashRun {
 
   /** every workflow's result, or a failure naming `missing()` after `timeoutMs` */
   async results(worker: WorkerProcess, timeoutMs: number, missing: () => string): Promise<BatchTally[]> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`not recovered ${timeoutMs} ms after the restart (${missing()}):\n${worker.output()}`)), timeoutMs);
-    });
-    try {
-      return await Promise.race([Promise.all(this.handles.map((h) => h.result() as Promise<BatchTally>)), timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
+    return within(
+      Promise.all(this.handles.map((h) => h.result() as Promise<BatchTally>)),
+      timeoutMs,
+      () => `not recovered ${timeoutMs} ms after the restart (${missing()}):\n${worker.output()}`,
+    );
   }
 
   async cleanup() {

@@ -5,6 +5,7 @@ import { insertAgent } from '../../db/repositories/agents';
 import { apiKeysRepository } from '../../db/repositories/api-keys';
 import { ensureOrganization } from '../../db/repositories/organizations';
 import { upsertPlayerRow } from '../../db/repositories/players';
+import { setTicketsCreatedIn } from '../../db/repositories/ticket-usage';
 import { ensureWorkspace, updateWorkspaceSettings } from '../../db/repositories/workspaces';
 import { generateApiKey, type KeyKind } from '../../lib/api-keys';
 import { newId } from '../../lib/ids';
@@ -55,6 +56,11 @@ export async function createApiKey(
     createdBy: null,
   });
   return { id, key };
+}
+
+/** The organization has created `count` tickets in `month` (YYYY-MM) so far. */
+export async function setTicketUsage(db: Db, organizationId: string, month: string, count: number): Promise<void> {
+  await setTicketsCreatedIn(db, organizationId, month, count);
 }
 
 export async function createAgent(db: Db, workspaceId: string, name = 'Ada Agent'): Promise<{ id: string; name: string }> {

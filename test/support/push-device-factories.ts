@@ -1,9 +1,13 @@
 // Rows the push device and segment tests build on: a company and an app of their own,
-// written through the repositories (the accounts API is not what these tests exercise).
+// devices and segments, written through the repositories (the accounts API is not what these
+// tests exercise).
+import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Db } from '../../db/db';
 import { insertPushApiKey } from '../../db/repositories/push-api-keys';
 import { deletePushApp, insertPushApp } from '../../db/repositories/push-apps';
+import { insertDeviceRows, setDeviceActive } from '../../db/repositories/push-devices';
+import { insertSegment } from '../../db/repositories/push-segments';
 import { ensurePushCompany } from '../../db/repositories/push-demo';
 import { findPushUserById } from '../../db/repositories/push-users';
 import { hashApiKey } from '../../lib/api-keys';
@@ -66,6 +70,30 @@ export async function createPushKey(db: Db, appId: string): Promise<string> {
   const key = `pk_${randomBytes(24).toString('base64url')}`;
   await insertPushApiKey(db, { id: randomUUID(), appId, name: 'sdk', prefix: key.slice(0, 8), keyHash: hashApiKey(key) });
   return key;
+}
+
+/** `count` active devices of the app in one statement, tokens `tok-<n>` (n from 1), platform and metadata of n given; answers them in order. */
+export async function insertManyDevices<P extends 'Android' | 'iOS'>(
+  db: Db,
+  appId: string,
+  count: number,
+  of: (n: number) => { platform: P; deviceMetadata: Record<string, unknown> },
+): Promise<{ id: string; platform: P }[]> {
+  const rows = Array.from({ length: count }, (_, i) => ({ id: randomUUID(), appId, deviceToken: `tok-${i + 1}`, ...of(i + 1) }));
+  await insertDeviceRows(db, rows);
+  return rows.map((r) => ({ id: r.id, platform: r.platform }));
+}
+
+/** Marks a device inactive, as a dead token leaves it. */
+export async function deactivateDevice(db: Db, deviceId: string): Promise<void> {
+  assert.ok(await setDeviceActive(db, deviceId, false), `no device ${deviceId}`);
+}
+
+/** A segment of the app that every device matches (an AND of no conditions); answers its id. */
+export async function createMatchAllSegment(db: Db, appId: string, name = 'all'): Promise<string> {
+  const id = randomUUID();
+  await insertSegment(db, { id, appId, name, description: null, filter: { operator: 'AND', conditions: [] } });
+  return id;
 }
 
 /**

@@ -13,6 +13,7 @@ import { demoCredentials } from '../../lib/push/demo-credentials';
 import { pushSendWorkflowId, type PushSendTotals } from '../../workflows/push-send/contract';
 import type { TestApi } from './api';
 import { createApp, createKey, registerAccount } from './push';
+import { within } from './within';
 
 export interface PushTenant {
   token: string;
@@ -77,15 +78,7 @@ export async function sendResult(client: Client, sendId: string, timeoutMs = 120
       }
     }
   };
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      result(),
-      new Promise<never>((_, rej) => (timer = setTimeout(() => rej(new Error(`send ${sendId} not done after ${timeoutMs} ms`)), timeoutMs))),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
+  return within(result(), timeoutMs, () => `send ${sendId} not done after ${timeoutMs} ms`);
 }
 
 /** The notification rows of a send by status. */

@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import type { Db } from '../../db/db';
+import { insertTicketRows } from '../../db/repositories/tickets';
+import { PRIORITY_RANK } from '../../domain/tickets/rules';
 import type { TestApi } from './api';
 export { assertError } from './api';
 import { createAgent, createPlayer, createTenant, type Tenant } from './factories';
@@ -28,4 +31,31 @@ export async function createTicket(api: TestApi, t: TenantWithPlayer, body: Reco
   });
   assert.equal(res.status, 201, JSON.stringify(res.body));
   return res.body;
+}
+
+/**
+ * `count` open low-priority tickets of the player in one statement (ids `tkt_bulk_<workspace>_<n>`,
+ * n from 1, created n seconds ago), body of n given: for tests about counting, not lifecycles.
+ */
+export async function insertManyTickets(
+  db: Db,
+  t: { workspaceId: string; playerRef: string; playerId: string },
+  count: number,
+  bodyOf: (n: number) => string,
+): Promise<void> {
+  const now = Date.now();
+  const rows = Array.from({ length: count }, (_, i) => ({
+    id: `tkt_bulk_${t.workspaceId}_${i + 1}`,
+    ...t,
+    title: `Bulk ${i + 1}`,
+    body: bodyOf(i + 1),
+    priority: 'low' as const,
+    priorityRank: PRIORITY_RANK.low,
+    category: null,
+    source: 'api' as const,
+    tags: [],
+    metadata: {},
+    createdAt: new Date(now - (i + 1) * 1000).toISOString(),
+  }));
+  await insertTicketRows(db, rows);
 }

@@ -1,9 +1,16 @@
 // Webhook rows for tests that need them fast, written through the repositories as the
-// API and the fan-out write them: an endpoint with its sealed secret, and pending
-// deliveries to it.
+// API and the fan-out write them: an endpoint with its sealed secret, pending deliveries
+// to it, and delivery log rows (with their attempts) as the worker would have left them.
 import type { Db } from '../../db/db';
-import { insertEndpoint as insertEndpointRow } from '../../db/repositories/webhook-endpoints';
-import { insertDeliveries as insertDeliveryRows } from '../../db/repositories/webhook-deliveries';
+import { deleteEndpoint, insertEndpoint as insertEndpointRow, updateEndpoint } from '../../db/repositories/webhook-endpoints';
+import assert from 'node:assert/strict';
+import {
+  endpointsOfDeliveries,
+  insertDeliveries as insertDeliveryRows,
+  putLoggedDelivery,
+  recordAttempt,
+  type DeliveryStatus,
+} from '../../db/repositories/webhook-deliveries';
 import { loadConfig } from '../../lib/config';
 import { newId } from '../../lib/ids';
 import { envelope } from '../../domain/webhooks/envelope';
@@ -21,6 +28,23 @@ export async function insertEndpoint(
   const secretBox = encryptSecret(o.key ?? masterKey(loadConfig()), secret, id);
   await insertEndpointRow(db, { id, workspaceId: o.workspaceId, url: o.url, events: o.events, description: '', active: o.active ?? true, secretBox }, Infinity);
   return { id, secret };
+}
+
+/** Pauses (false) or resumes (true) the endpoint, as PATCH /v1/webhooks/{id} does. */
+export async function setEndpointActive(db: Db, endpointId: string, active: boolean): Promise<void> {
+  assert.ok(await updateEndpoint(db, endpointId, { active }), `no live endpoint ${endpointId}`);
+}
+
+/** Pauses the endpoint a delivery goes to. */
+export async function pauseEndpointOf(db: Db, deliveryId: string): Promise<void> {
+  const [endpointId] = await endpointsOfDeliveries(db, [deliveryId]);
+  assert.ok(endpointId, `no delivery ${deliveryId}`);
+  await setEndpointActive(db, endpointId, false);
+}
+
+/** Deletes the endpoint (soft, as DELETE /v1/webhooks/{id} does): nothing is delivered to it any more. */
+export async function removeEndpoint(db: Db, endpointId: string): Promise<void> {
+  await deleteEndpoint(db, endpointId);
 }
 
 /** An endpoint subscribed to ticket.created (secret sealed with `key`), and one pending delivery to it. */
@@ -55,4 +79,47 @@ export async function insertTicketCreatedDeliveries(db: Db, o: { workspaceId: st
     ),
   );
   return events;
+}
+
+/**
+ * A ticket.created delivery row of the log as the worker would have left it (default:
+ * failed, no attempts, created now, completed now unless pending), its body an envelope of
+ * `data` (default `{ id: 'tkt_x' }`). With `eventId` given, a row that the dispatcher
+ * already wrote for that event and endpoint is taken over (its body and status). Answers
+ * the row's id.
+ */
+export async function insertLoggedDelivery(
+  db: Db,
+  o: {
+    endpointId: string;
+    workspaceId: string;
+    eventId?: string;
+    data?: unknown;
+    status?: DeliveryStatus;
+    attempts?: number;
+    createdAt?: Date;
+    completedAt?: Date | null;
+  },
+): Promise<string> {
+  const id = newId('evt');
+  const status = o.status ?? 'failed';
+  const body = envelope(id, { type: 'ticket.created', workspaceId: o.workspaceId, occurredAt: new Date(), data: o.data ?? { id: 'tkt_x' } });
+  return putLoggedDelivery(db, {
+    id,
+    endpointId: o.endpointId,
+    eventId: o.eventId ?? newId('evt'),
+    eventType: 'ticket.created',
+    workspaceId: o.workspaceId,
+    body,
+    status,
+    attempts: o.attempts ?? 0,
+    createdAt: o.createdAt ?? new Date(),
+    completedAt: o.completedAt === undefined ? (status === 'pending' ? null : new Date()) : o.completedAt,
+  });
+}
+
+/** An attempt's record in the delivery log, made now; the delivery keeps its status (its attempts counter grows to `attempt`). */
+export async function insertAttempt(db: Db, deliveryId: string, a: { attempt: number; statusCode: number | null; latencyMs: number; error: string | null }) {
+  const now = new Date();
+  await recordAttempt(db, { deliveryId, ...a, ends: false, outcome: 'failed', scheduledAt: now, startedAt: now });
 }

@@ -6,6 +6,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, Worker } from '@temporalio/worker';
 import { createMaintenanceActivities } from '../../activities/maintenance';
 import { connectDb, type Db } from '../../db/db';
+import type { DeliveryStatus } from '../../db/repositories/webhook-deliveries';
 import { loadConfig } from '../../lib/config';
 import { ensureSchedules } from '../../workers/schedules';
 import {
@@ -17,7 +18,7 @@ import {
 import { purgeRevokedKeysWorkflow, purgeWebhookLogWorkflow } from '../../workflows/maintenance';
 import { purgePlan, shouldContinue } from '../../workflows/maintenance/purge.logic';
 import { createApiKey, createOrganization, createTenant } from '../support/factories';
-import { createDelivery } from '../support/webhook-factories';
+import { insertAttempt, insertEndpoint, insertLoggedDelivery } from '../support/webhook-factories';
 import { timeSkippingEnv } from '../support/temporal';
 import { keyExists, revokeKeyDaysAgo } from '../support/auth-factories';
 
@@ -122,14 +123,11 @@ describe('purgeWebhookLog', () => {
   const attempts = async (id: string) => (await db.query('SELECT 1 FROM webhook_attempts WHERE delivery_id = $1', [id])).rowCount;
 
   /** A finished delivery with one attempt, created `days` ago. */
-  async function deliveryDaysAgo(workspaceId: string, days: number, status = 'failed') {
-    const d = await createDelivery(db, Buffer.alloc(32, 7), workspaceId, 'https://hooks.example.com/x');
-    await db.query(`UPDATE webhook_deliveries SET created_at = now() - make_interval(days => $2), status = $3 WHERE id = $1`, [d.deliveryId, days, status]);
-    await db.query(
-      `INSERT INTO webhook_attempts (delivery_id, attempt, scheduled_at, started_at, status_code) VALUES ($1, 1, now(), now(), 500)`,
-      [d.deliveryId],
-    );
-    return d.deliveryId;
+  async function deliveryDaysAgo(workspaceId: string, days: number, status: DeliveryStatus = 'failed') {
+    const { id: endpointId } = await insertEndpoint(db, { workspaceId, url: 'https://hooks.example.com/x', events: ['ticket.created'], key: Buffer.alloc(32, 7) });
+    const deliveryId = await insertLoggedDelivery(db, { endpointId, workspaceId, status, createdAt: new Date(Date.now() - days * 86_400_000) });
+    await insertAttempt(db, deliveryId, { attempt: 1, statusCode: 500, latencyMs: 0, error: null });
+    return deliveryId;
   }
 
   it('keeps the delivery log 7 days: the workflow deletes older deliveries with their attempts, in batches', async () => {

@@ -14,13 +14,12 @@ import { loadConfig } from '../../lib/config';
 import { newId } from '../../lib/ids';
 import { PLATFORM_RETRY_SCHEDULE, TICKETING_RETRY_SCHEDULE } from '../../domain/webhooks/retry-schedules';
 import { createSafeHttpAgent, createSafeHttpsAgent } from '../../lib/webhooks/safe-agent';
-import { encryptSecret } from '../../lib/crypto/secret-box';
-import { newEndpointSecret } from '../../lib/webhooks/signing';
 import { webhookBatchWorkflowId, type RetrySchedule } from '../../workflows/webhook-delivery/contract';
 import { webhookBatchWorkflow } from '../../workflows/webhook-delivery/webhook-batch.workflow';
 import { WORKER_TUNING } from '../../workers/run-queue-worker';
 import { createTenant } from '../support/factories';
 import { timeSkippingEnv, workflowBundle } from '../support/temporal';
+import { insertEndpoint, insertTicketCreatedDeliveries } from '../support/webhook-factories';
 import { startReceiver } from '../support/webhook-receiver';
 
 const TASK_QUEUE = 'webhook-batch-history-test';
@@ -63,24 +62,15 @@ afterAll(async () => {
   await db?.close();
 });
 
-/** `endpoints` endpoints in one workspace, each with `perEndpoint` pending deliveries. */
+/** `endpoints` endpoints in one workspace, each with `perEndpoint` pending deliveries (ids endpoint by endpoint). */
 async function seedBatch(endpoints: number, perEndpoint: number): Promise<string[]> {
   const { workspace } = await createTenant(db);
-  const endpointIds = Array.from({ length: endpoints }, () => newId('wh'));
-  await db.query(
-    `INSERT INTO webhook_endpoints (id, workspace_id, url, events, secret_box)
-     SELECT id, $2, $3, ARRAY['ticket.created'], box FROM unnest($1::text[], $4::text[]) AS e(id, box)`,
-    [endpointIds, workspace.id, receiver.url, endpointIds.map((id) => encryptSecret(key, newEndpointSecret(), id))],
-  );
-  const deliveryIds = endpointIds.flatMap(() => Array.from({ length: perEndpoint }, () => newId('evt')));
-  const endpointOf = deliveryIds.map((_, i) => endpointIds[Math.floor(i / perEndpoint)]);
-  await db.query(
-    `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, workspace_id, body)
-     SELECT d.id, d.endpoint_id, 'evt_' || d.id, 'ticket.created', $3, json_build_object('id', d.id, 'event', 'ticket.created')::text
-       FROM unnest($1::text[], $2::text[]) AS d(id, endpoint_id)`,
-    [deliveryIds, endpointOf, workspace.id],
-  );
-  return deliveryIds;
+  const endpointIds: string[] = [];
+  for (let i = 0; i < endpoints; i++) {
+    endpointIds.push((await insertEndpoint(db, { workspaceId: workspace.id, url: receiver.url, events: ['ticket.created'], key })).id);
+  }
+  const events = await insertTicketCreatedDeliveries(db, { workspaceId: workspace.id, endpointIds, count: perEndpoint });
+  return endpointIds.flatMap((_, j) => events.map((e) => e.deliveries[j].deliveryId));
 }
 
 interface RunSize {

@@ -17,7 +17,7 @@ import { TICKETING_RETRY_SCHEDULE } from '../../domain/webhooks/retry-schedules'
 import type { Resolver } from '../../lib/webhooks/url-policy';
 import { createTenant } from '../support/factories';
 import { workflowBundle, timeSkippingEnv } from '../support/temporal';
-import { createDelivery } from '../support/webhook-factories';
+import { createDelivery, pauseEndpointOf } from '../support/webhook-factories';
 import { startReceiver } from '../support/webhook-receiver';
 
 const TASK_QUEUE = 'webhook-delivery-test';
@@ -103,7 +103,7 @@ test('success on attempt 3 stops the retries', async () => {
 
 test('an endpoint paused after a failed attempt gets nothing more', async () => {
   const r = await deliver(async (_n, deliveryId) => {
-    await db.query('UPDATE webhook_endpoints SET active = false WHERE id = (SELECT endpoint_id FROM webhook_deliveries WHERE id = $1)', [deliveryId]);
+    await pauseEndpointOf(db, deliveryId);
     return 500;
   });
   assert.equal(r.result, 'skipped');

@@ -19,7 +19,7 @@ import { webhookDeliveryWorkflow } from '../../workflows/webhook-delivery/webhoo
 import { createAgent, createTenant } from '../support/factories';
 import { mailSoFar } from '../support/mail';
 import { timeSkippingEnv, workflowBundle } from '../support/temporal';
-import { createDelivery } from '../support/webhook-factories';
+import { createDelivery, insertLoggedDelivery } from '../support/webhook-factories';
 import { startReceiver } from '../support/webhook-receiver';
 
 const TASK_QUEUE = 'webhook-platform-test';
@@ -60,14 +60,8 @@ afterAll(async () => {
 });
 
 /** A second pending delivery to the same endpoint (another event). */
-async function anotherDelivery(endpointId: string, workspaceId: string) {
-  const id = newId('evt');
-  await db.query(
-    `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, workspace_id, body) VALUES ($1, $2, $3, 'ticket.created', $4, $5)`,
-    [id, endpointId, newId('evt'), workspaceId, JSON.stringify({ id, event: 'ticket.created', workspaceId, data: {} })],
-  );
-  return id;
-}
+const anotherDelivery = (endpointId: string, workspaceId: string) =>
+  insertLoggedDelivery(db, { endpointId, workspaceId, status: 'pending', data: {} });
 
 const endpointRow = async (id: string) =>
   (await db.query('SELECT active, paused_at, paused_reason FROM webhook_endpoints WHERE id = $1', [id])).rows[0];
