@@ -1,6 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-// Indexes for player erasure (api/ticketing/players/erasure.ts).
+// Indexes for player erasure (domain/players/erase-player.ts).
 export class Players1732160000002 implements MigrationInterface {
   name = 'Players1732160000002';
 
