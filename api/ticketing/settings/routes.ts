@@ -4,34 +4,15 @@ import type { AppDeps } from '../../deps';
 import { errors } from '../errors';
 import { parse } from '../../kit/validation';
 import { z } from '../../zod';
-import { findWorkspaceSettings, updateWorkspaceSettings } from '../../../db/repositories/workspaces';
-import { resolveSettings, type WorkspaceSettings } from '../../../lib/workspace-settings';
+import { findWorkspaceSettings } from '../../../db/repositories/workspaces';
+import { patchWorkspaceSettings } from '../../../domain/workspaces/update-settings';
 import { requireScope, requireWorkspace, type Scope } from '../access';
 import { workspaceIdParam } from '../players/params';
+import { presentSettings } from './presenters';
 import { SettingsPatchBody, WorkspaceSettingsResponse } from './schema';
 
 // checked before requireWorkspace: a NUL in the id would otherwise reach Postgres
 const PathParams = z.object({ workspace_id: workspaceIdParam() });
-
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** RFC 7396 merge: null deletes (back to the default), objects merge, the rest replaces. */
-export function mergePatch(target: unknown, patch: Json): Json {
-  const out: Json = isObject(target) ? { ...target } : {};
-  for (const [key, value] of Object.entries(patch)) {
-    if (value === undefined) continue;
-    if (value === null) delete out[key];
-    else if (isObject(value)) out[key] = mergePatch(out[key], value);
-    else out[key] = value;
-  }
-  return out;
-}
-
-/** Stored settings hold only the overrides, so later changes to a default still apply. */
-function present(workspaceId: string, stored: unknown): WorkspaceSettings & { workspaceId: string } {
-  return { workspaceId, ...resolveSettings(isObject(stored) ? (stored as Partial<WorkspaceSettings>) : null) };
-}
 
 export function settingsRouter(deps: AppDeps): Router {
   const router = new Router();
@@ -47,19 +28,15 @@ export function settingsRouter(deps: AppDeps): Router {
 
   router.get('/workspaces/:workspace_id/settings', async (ctx) => {
     const id = await workspaceOf(ctx, 'tickets:read');
-    ctx.body = present(id, await findWorkspaceSettings(deps.db, id));
+    ctx.body = presentSettings(id, await findWorkspaceSettings(deps.db, id));
   });
 
   router.patch('/workspaces/:workspace_id/settings', async (ctx) => {
     const id = await workspaceOf(ctx, 'admin:all');
     const patch = parse(SettingsPatchBody, ctx.request.body);
+    // the whole result is checked (a 400 names the conflict), inside the transaction that stores it
     ctx.body = await deps.db.transaction((m) =>
-      updateWorkspaceSettings(m, id, (stored) => {
-        const merged = mergePatch(stored, patch);
-        // Validate the result, not just the patch: a new first-response target may
-        // conflict with a resolution target stored earlier.
-        return { settings: merged, result: parse(WorkspaceSettingsResponse, present(id, merged)) };
-      }),
+      patchWorkspaceSettings(m, id, patch, (merged) => parse(WorkspaceSettingsResponse, presentSettings(id, merged))),
     );
   });
 

@@ -1,0 +1,24 @@
+import type { Counts, Granularity, Overview } from '../../../db/repositories/push-analytics';
+import { rateOf } from '../../../domain/push/analytics.rules';
+
+/** The spec's analytics overview of one app over a period. */
+export function presentOverview(appId: string, period: { from: string; to: string }, o: Overview) {
+  return {
+    appId,
+    period,
+    totalDevices: o.totalDevices,
+    activeDevices: o.activeDevices,
+    totalNotificationsSent: o.sent,
+    deliveryRate: rateOf(o.delivered, o.sent),
+    openRate: rateOf(o.opened, o.sent),
+    platformBreakdown: { android: o.android, ios: o.ios },
+  };
+}
+
+/** The spec's time series: one point per bucket of the granularity. */
+export function presentTimeSeries(granularity: Granularity, points: Array<Counts & { timestamp: Date }>) {
+  return {
+    granularity,
+    data: points.map((r) => ({ timestamp: r.timestamp.toISOString(), sent: r.sent, delivered: r.delivered, opened: r.opened, failed: r.failed })),
+  };
+}

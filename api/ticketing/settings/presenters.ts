@@ -1,0 +1,7 @@
+import { isJsonObject } from '../../../lib/merge-patch';
+import { resolveSettings, type WorkspaceSettings } from '../../../lib/workspace-settings';
+
+/** The stored overrides over the defaults: the WorkspaceSettings object of the API. */
+export function presentSettings(workspaceId: string, stored: unknown): WorkspaceSettings & { workspaceId: string } {
+  return { workspaceId, ...resolveSettings(isJsonObject(stored) ? (stored as Partial<WorkspaceSettings>) : null) };
+}
