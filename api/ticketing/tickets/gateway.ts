@@ -55,7 +55,7 @@ export async function changeTicket<Ret, Args extends [any, ...any[]]>(
       if (!(err instanceof WorkflowNotFoundError)) throw err;
       // created, but the start dispatcher has not started its workflow yet: start it with this change
       const pending = await findWorkflowStart(deps.db, ticketWorkflowId(ticketId));
-      if (pending) return await startWithChange(deps, pending.args[0] as CreateTicketInput, update, args);
+      if (pending) return await startWithChange(deps, pending, update, args);
       // or the dispatcher started it (and dropped the entry) between the two reads
       return await send();
     }
@@ -75,35 +75,20 @@ export async function changeTicket<Ret, Args extends [any, ...any[]]>(
   }
 }
 
-/** Update-with-start of a ticket whose outbox entry is still pending (its row is stored). */
-async function startWithChange<Ret, Args extends [any, ...any[]]>(
-  deps: AppDeps,
-  input: CreateTicketInput,
-  update: UpdateDefinition<Ret, Args>,
-  args: Args,
-): Promise<Ret> {
+/**
+ * Update-with-start of a ticket whose outbox entry is still pending (its row is stored):
+ * `ticket/<id>` on the ticketing queue with the entry's input and search attributes. A
+ * failure is answered by changeTicket like any other.
+ */
+function startWithChange<Ret, Args extends [any, ...any[]]>(deps: AppDeps, pending: OutboxStart, update: UpdateDefinition<Ret, Args>, args: Args): Promise<Ret> {
   const startWorkflowOperation = new WithStartWorkflowOperation(TICKET_WORKFLOW_TYPE, {
-    workflowId: ticketWorkflowId(input.ticketId),
+    workflowId: pending.workflowId,
     taskQueue: TICKETING_QUEUE,
-    args: [input],
+    args: pending.args,
     workflowIdConflictPolicy: 'USE_EXISTING',
-    searchAttributes: searchAttributesOf(input),
+    searchAttributes: pending.searchAttributes ?? undefined,
   });
-  try {
-    return await withinDeadline(deps, () => deps.temporal.workflow.executeUpdateWithStart(update, { args, startWorkflowOperation }));
-  } catch (err) {
-    const failure = err instanceof WorkflowUpdateFailedError ? err.cause : undefined;
-    if (failure instanceof ApplicationFailure && failure.type) throw fromFailure(input.ticketId, failure);
-    deps.logger.error({ err, ticketId: input.ticketId }, 'ticket change (with start) failed');
-    throw errors.unavailable();
-  }
-}
-
-/** The search attributes a ticket's workflow starts with (none on servers without them). */
-export function searchAttributesOf(input: CreateTicketInput) {
-  return input.searchAttributes
-    ? { WorkspaceId: [input.workspaceId], TicketStatus: ['open'], TicketPriority: [input.priority] }
-    : undefined;
+  return withinDeadline(deps, () => deps.temporal.workflow.executeUpdateWithStart(update, { args, startWorkflowOperation }));
 }
 
 /** A new ticket's entry in the workflow-start outbox: `ticket/<id>` with its input and search attributes. */
@@ -113,7 +98,10 @@ export function ticketWorkflowStart(input: CreateTicketInput): OutboxStart {
     workflowType: TICKET_WORKFLOW_TYPE,
     taskQueue: TICKETING_QUEUE,
     args: [input],
-    searchAttributes: searchAttributesOf(input),
+    // none on servers without them
+    searchAttributes: input.searchAttributes
+      ? { WorkspaceId: [input.workspaceId], TicketStatus: ['open'], TicketPriority: [input.priority] }
+      : undefined,
   };
 }
 
