@@ -10,6 +10,10 @@ import type { DeliveryStatus } from '../../db/repositories/webhook-deliveries';
 import { loadConfig } from '../../lib/config';
 import { ensureSchedules } from '../../workers/schedules';
 import {
+  PURGE_EVENTS_SCHEDULE_ID,
+  PURGE_EVENTS_WORKFLOW_TYPE,
+  PURGE_IDEMPOTENCY_KEYS_SCHEDULE_ID,
+  PURGE_IDEMPOTENCY_KEYS_WORKFLOW_TYPE,
   PURGE_REVOKED_KEYS_SCHEDULE_ID,
   PURGE_REVOKED_KEYS_WORKFLOW_TYPE,
   PURGE_WEBHOOK_LOG_SCHEDULE_ID,
@@ -157,6 +161,26 @@ describe('purgeWebhookLog', () => {
 });
 
 describe('ensureSchedules', () => {
+  it('ensureSchedules creates the hourly event and idempotency key purges', async () => {
+    const connection = await Connection.connect({ address: loadConfig().temporalAddress });
+    const client = new Client({ connection, namespace: loadConfig().temporalNamespace });
+    try {
+      await ensureSchedules(client);
+      const events = await client.schedule.getHandle(PURGE_EVENTS_SCHEDULE_ID).describe();
+      assert.equal(events.action.type, 'startWorkflow');
+      assert.equal(events.action.workflowType, PURGE_EVENTS_WORKFLOW_TYPE);
+      assert.deepEqual(events.action.args, [{ olderThanDays: 7 }]);
+      assert.equal(events.info.nextActionTimes[0].getUTCMinutes(), 37);
+      const keys = await client.schedule.getHandle(PURGE_IDEMPOTENCY_KEYS_SCHEDULE_ID).describe();
+      assert.equal(keys.action.type, 'startWorkflow');
+      assert.equal(keys.action.workflowType, PURGE_IDEMPOTENCY_KEYS_WORKFLOW_TYPE);
+      assert.deepEqual(keys.action.args, [{ olderThanDays: 1 }]);
+      assert.ok(keys.info.nextActionTimes[0].getTime() - Date.now() <= 3600 * 1000, 'runs within the hour');
+    } finally {
+      await connection.close();
+    }
+  });
+
   it('creates the hourly webhook log purge schedule', async () => {
     const connection = await Connection.connect({ address: loadConfig().temporalAddress });
     const client = new Client({ connection });

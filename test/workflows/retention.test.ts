@@ -1,9 +1,9 @@
 // Retention of the events outbox and the idempotency keys: the purge workflows on the
-// time-skipping server with their real activities, at the exact boundaries, and their
-// schedules.
+// time-skipping server with their real activities, at the exact boundaries. Their
+// schedules are checked with the others in maintenance.test.ts: every ensureSchedules
+// call rewrites all of them, so the checks run in one file, one after the other.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { Client, Connection } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { createMaintenanceActivities } from '../../activities/maintenance';
@@ -11,13 +11,6 @@ import { connectDb, type Db } from '../../db/db';
 import { loadConfig } from '../../lib/config';
 import { newId } from '../../lib/ids';
 import { QUEUES } from '../../workers/registry';
-import { ensureSchedules } from '../../workers/schedules';
-import {
-  PURGE_EVENTS_SCHEDULE_ID,
-  PURGE_EVENTS_WORKFLOW_TYPE,
-  PURGE_IDEMPOTENCY_KEYS_SCHEDULE_ID,
-  PURGE_IDEMPOTENCY_KEYS_WORKFLOW_TYPE,
-} from '../../workflows/maintenance/contract';
 import { purgeEventsWorkflow, purgeIdempotencyKeysWorkflow } from '../../workflows/maintenance';
 import { timeSkippingEnv } from '../support/temporal';
 
@@ -111,27 +104,5 @@ describe('outbox events', () => {
     const { purgeEvents } = createMaintenanceActivities({ db });
     await purgeEvents({ olderThanDays: 7 });
     assert.equal(await exists(id), true);
-  });
-});
-
-describe('schedules', () => {
-  it('ensureSchedules creates the hourly event and idempotency key purges', async () => {
-    const connection = await Connection.connect({ address: loadConfig().temporalAddress });
-    const client = new Client({ connection, namespace: loadConfig().temporalNamespace });
-    try {
-      await ensureSchedules(client);
-      const events = await client.schedule.getHandle(PURGE_EVENTS_SCHEDULE_ID).describe();
-      assert.equal(events.action.type, 'startWorkflow');
-      assert.equal(events.action.workflowType, PURGE_EVENTS_WORKFLOW_TYPE);
-      assert.deepEqual(events.action.args, [{ olderThanDays: 7 }]);
-      assert.equal(events.info.nextActionTimes[0].getUTCMinutes(), 37);
-      const keys = await client.schedule.getHandle(PURGE_IDEMPOTENCY_KEYS_SCHEDULE_ID).describe();
-      assert.equal(keys.action.type, 'startWorkflow');
-      assert.equal(keys.action.workflowType, PURGE_IDEMPOTENCY_KEYS_WORKFLOW_TYPE);
-      assert.deepEqual(keys.action.args, [{ olderThanDays: 1 }]);
-      assert.ok(keys.info.nextActionTimes[0].getTime() - Date.now() <= 3600 * 1000, 'runs within the hour');
-    } finally {
-      await connection.close();
-    }
   });
 });
