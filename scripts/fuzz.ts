@@ -20,6 +20,7 @@ import Redis from 'ioredis';
 import { Client as PgClient } from 'pg';
 import { portOpen, startChild, stopAll, waitFor, killAllSync } from '../bench/lib/procs';
 import { loadEnvFile } from './env-file';
+import { SEARCH_ATTRIBUTES } from '../lib/temporal/search-attributes';
 
 const ROOT = resolve(__dirname, '..');
 const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
@@ -86,7 +87,7 @@ async function main(): Promise<number> {
     cli,
     ['server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(temporalPort), '--http-port', String(temporalPort + 1),
       '--db-filename', join(tmp, 'fuzz.sqlite'), '--log-level', 'error',
-      ...['WorkspaceId', 'TicketStatus', 'TicketPriority'].flatMap((a) => ['--search-attribute', `${a}=Keyword`])],
+      ...SEARCH_ATTRIBUTES.flatMap((a) => ['--search-attribute', `${a}=Keyword`])],
     { cwd: ROOT, env: process.env, logDir },
   );
   const admin = new PgClient({ connectionString: adminUrl });

@@ -15,9 +15,9 @@ import { loadEnvFile } from './env-file';
 import { createPrefixedOutput } from './prefixed-output';
 import { Supervisor, type ChildSpec } from './supervisor';
 import { clearLeftoverDevServer, removeRecord, writeRecord } from './temporal-leftover';
+import { SEARCH_ATTRIBUTES } from '../lib/temporal/search-attributes';
 
 const ROOT = resolve(__dirname, '..');
-const SEARCH_ATTRIBUTES = ['WorkspaceId', 'TicketStatus', 'TicketPriority']; // all Keyword
 
 // ---- environment: .data/env fills in what process.env does not already say ----------
 loadEnvFile(join(ROOT, '.data', 'env'));

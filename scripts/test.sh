@@ -40,6 +40,14 @@ trap stop_temporal EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
+# The one list of our search attributes (lib/temporal/search-attributes.ts), as flags.
+read -r -a _search_attributes <<<"$(node_modules/.bin/tsx -e "process.stdout.write(require('./lib/temporal/search-attributes').SEARCH_ATTRIBUTES.join(' '))")"
+SEARCH_ATTRIBUTE_FLAGS=(); SEARCH_ATTRIBUTE_NAMES=()
+for a in "${_search_attributes[@]}"; do
+  SEARCH_ATTRIBUTE_FLAGS+=(--search-attribute "$a=Keyword"); SEARCH_ATTRIBUTE_NAMES+=(--name "$a")
+done
+[ "${#_search_attributes[@]}" -gt 0 ] || { echo "[test] could not read lib/temporal/search-attributes.ts" >&2; exit 1; }
+
 if [ -z "${TEMPORAL_ADDRESS:-}" ]; then
   # 7244 unless taken (another npm test in this or another checkout): then the next free
   # port, with its own SQLite file. An explicit TEST_TEMPORAL_PORT must be free.
@@ -63,9 +71,7 @@ if [ -z "${TEMPORAL_ADDRESS:-}" ]; then
     --db-filename "$TEMPORAL_DB" --port "$port" --ip 127.0.0.1 --headless \
     --namespace "$TEMPORAL_NAMESPACE" --log-level warn \
     --sqlite-pragma journal_mode=wal --sqlite-pragma synchronous=normal \
-    --search-attribute WorkspaceId=Keyword \
-    --search-attribute TicketStatus=Keyword \
-    --search-attribute TicketPriority=Keyword \
+    "${SEARCH_ATTRIBUTE_FLAGS[@]}" \
     >"$TEMPORAL_LOG" 2>&1 </dev/null &
   TEMPORAL_PID=$!
   # If this script is killed outright (no trap runs), the server still goes away.
@@ -90,7 +96,7 @@ if [ -z "${TEMPORAL_ADDRESS:-}" ]; then
 else
   # An external server: make sure it knows our search attributes (idempotent).
   out="$("$TEMPORAL_CLI_PATH" operator search-attribute create \
-    --name WorkspaceId --name TicketStatus --name TicketPriority --type Keyword \
+    "${SEARCH_ATTRIBUTE_NAMES[@]}" --type Keyword \
     --address "$TEMPORAL_ADDRESS" --namespace "$TEMPORAL_NAMESPACE" 2>&1)" \
     || grep -qi 'already exists' <<<"$out" \
     || { echo "[test] registering search attributes on $TEMPORAL_ADDRESS failed: $out" >&2; exit 1; }

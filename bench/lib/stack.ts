@@ -9,12 +9,12 @@ import { join, resolve } from 'node:path';
 import { Client as PgClient } from 'pg';
 import { httpOk, portOpen, startChild, waitFor, type Child } from './procs';
 import { loadEnvFile as loadEnvFromFile } from '../../scripts/env-file';
+import { SEARCH_ATTRIBUTES } from '../../lib/temporal/search-attributes';
 
 export const ROOT = resolve(__dirname, '..', '..');
 export const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
 export const PORTS = { temporal: 7260, temporalUi: 7261, temporalMetrics: 7262, api: 3900, bare: 3901, authApp: 3902, authOnly: 3903 };
 export const BENCH_DB = 'support_bench';
-const SEARCH_ATTRIBUTES = ['WorkspaceId', 'TicketStatus', 'TicketPriority'];
 
 /** .data/env (written by scripts/ensure.sh) fills what the environment does not say. */
 /** .data/env under what the environment already says (scripts/env-file.ts). */
