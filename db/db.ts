@@ -37,7 +37,7 @@ export interface Db extends Queryable {
   /** The same transaction, handed over as a Tx (raw SQL and `.manager`). */
   tx<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   /** LISTEN on a dedicated connection; `onError` is told when that connection dies. */
-  listen(channel: string, handlers: { onNotify: () => void; onError: (err: Error) => void }): Promise<Listener>;
+  listen(channel: string, handlers: { onNotify: (payload: string) => void; onError: (err: Error) => void }): Promise<Listener>;
   close(): Promise<void>;
 }
 
@@ -88,13 +88,16 @@ export async function connectDb(url: string, poolSize = 20): Promise<Db> {
       const runner = dataSource.createQueryRunner();
       // The runner's own connection, held until close(): a LISTEN lives on one session.
       const connection = await runner.connect();
-      connection.on('notification', handlers.onNotify);
+      const onNotification = (n: { channel: string; payload?: string }) => {
+        if (n.channel === channel) handlers.onNotify(n.payload ?? '');
+      };
+      connection.on('notification', onNotification);
       // The runner releases a broken connection to the pool as broken by itself.
       connection.on('error', handlers.onError);
       await runner.query(`LISTEN ${channel}`);
       return {
         async close() {
-          connection.removeListener('notification', handlers.onNotify);
+          connection.removeListener('notification', onNotification);
           if (runner.isReleased) return;
           await runner.query('UNLISTEN *').catch(() => undefined);
           connection.removeListener('error', handlers.onError);

@@ -12,13 +12,15 @@
 //
 // `npm start` runs it when FCM_ENDPOINT / APNS_ENDPOINT are unset, and the test services
 // run it for the suite (main below); tests may also start one in-process (startPushSink).
+// It trusts the demo credentials and, run with a DATABASE_URL, every credential uploaded
+// to that stack (push-sink/db-trust.ts), kept current as apps upload or replace keys.
 import { createServer as createHttp2Server, type Http2ServerRequest, type ServerHttp2Session } from 'node:http2';
 import { resolve } from 'node:path';
 import { createApnsHandler } from './push-sink/apns';
 import { createFcmHandler } from './push-sink/fcm';
 import { reply, type SinkRequest, type SinkResponse } from './push-sink/http';
 import { SinkRecords } from './push-sink/records';
-import { buildTrust, type TrustedCredentials } from './push-sink/trust';
+import { SinkTrust, type TrustedCredentials } from './push-sink/trust';
 
 export interface PushSinkOptions {
   /** where fcm.jsonl and apns.jsonl go */
@@ -26,8 +28,13 @@ export interface PushSinkOptions {
   /** 0 (default): a free port */
   port?: number;
   host?: string;
-  /** the credentials it accepts (e.g. demoCredentials()) */
+  /** the credentials it accepts whatever else it learns (e.g. demoCredentials()) */
   trust: TrustedCredentials[];
+  /**
+   * A dynamic source of more (per-app) credentials: started before the sink listens, closed
+   * with it; e.g. `(t) => startDbTrust(t, {databaseUrl, config})` for a stack's uploads.
+   */
+  trustSource?: (trust: SinkTrust) => Promise<{ close(): Promise<void> }>;
   now?: () => number;
 }
 
@@ -42,11 +49,14 @@ export interface PushSink {
   fcmSendsPerSession: number[];
   /** HTTP/2 sessions (client connections) accepted since start */
   sessionsOpened(): number;
+  /** what it trusts now */
+  trust: SinkTrust;
   close(): Promise<void>;
 }
 
 export async function startPushSink(opts: PushSinkOptions): Promise<PushSink> {
-  const trust = buildTrust(opts.trust);
+  const trust = new SinkTrust(opts.trust);
+  const source = opts.trustSource ? await opts.trustSource(trust) : undefined;
   const records = new SinkRecords(opts.dir);
   const fcm = createFcmHandler(trust, records, opts.now);
   const apns = createApnsHandler(trust, records, opts.now);
@@ -81,6 +91,9 @@ export async function startPushSink(opts: PushSinkOptions): Promise<PushSink> {
   await new Promise<void>((res, rej) => {
     server.once('error', rej);
     server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => res());
+  }).catch(async (err) => {
+    await source?.close();
+    throw err;
   });
   const port = (server.address() as { port: number }).port;
   return {
@@ -90,11 +103,13 @@ export async function startPushSink(opts: PushSinkOptions): Promise<PushSink> {
     counts: records.counts,
     fcmSendsPerSession,
     sessionsOpened: () => sessionsOpened,
+    trust,
     async close() {
       await new Promise<void>((r) => {
         server.close(() => r());
         for (const s of sessions) s.destroy();
       });
+      await source?.close();
       await records.close();
     },
   };
@@ -104,11 +119,36 @@ async function main() {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { demoCredentials } = require('../lib/push/demo-credentials') as typeof import('../lib/push/demo-credentials');
   const dir = resolve(process.env.PUSH_SINK_DIR ?? '.data/push');
-  const sink = await startPushSink({ dir, port: Number(process.env.PUSH_SINK_PORT ?? 0), trust: [demoCredentials()] });
+  const sink = await startPushSink({
+    dir,
+    port: Number(process.env.PUSH_SINK_PORT ?? 0),
+    trust: [demoCredentials()],
+    trustSource: stackTrustSource(process.env),
+  });
   console.log(`push sink on ${sink.url} -> ${dir} (FCM HTTP v1 + APNs, h2c)`);
   const stop = () => void sink.close().then(() => process.exit(0));
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+}
+
+/**
+ * The uploads of the stack whose environment this is: its DATABASE_URL, opened with its
+ * WEBHOOK_SECRET_KEY. Without a database URL (or a key to open what it holds), none: the
+ * sink serves its static list.
+ */
+function stackTrustSource(env: NodeJS.ProcessEnv): PushSinkOptions['trustSource'] {
+  if (!env.DATABASE_URL) return undefined;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { loadConfig } = require('../lib/config') as typeof import('../lib/config');
+  const config = loadConfig(env);
+  if (!config.webhookSecretKey) {
+    console.log('push sink: WEBHOOK_SECRET_KEY is not set, so uploaded credentials cannot be opened; trusting the demo credentials only');
+    return undefined;
+  }
+  // loaded here, not at the top: tests that start a sink in-process need no database code
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { startDbTrust } = require('./push-sink/db-trust') as typeof import('./push-sink/db-trust');
+  return (trust) => startDbTrust(trust, { databaseUrl: config.databaseUrl, config, log: (line) => console.log(line) });
 }
 
 if (require.main === module) {

@@ -53,6 +53,25 @@ export async function sealedPushAppCredentials(
   return rows[0] ?? null;
 }
 
+/**
+ * The channel a trigger (migration 1732200000001) NOTIFYs with an app's id whenever its
+ * credentials are set, replaced or deleted (the app with them): the local push sink
+ * LISTENs to it to trust what was uploaded.
+ */
+export const PUSH_APP_CREDENTIALS_CHANNEL = 'push_app_credentials';
+
+/** Every app's sealed credentials, apps without any left out: the local push sink's full reload. */
+export async function listSealedPushAppCredentials(
+  executor: Executor,
+): Promise<Array<{ id: string; fcm: string | null; apns: string | null }>> {
+  const { rows } = await sql<{ id: string; fcm: string | null; apns: string | null }>(
+    executor,
+    `SELECT id, fcm_credentials AS fcm, apns_credentials AS apns FROM push_apps
+      WHERE fcm_credentials IS NOT NULL OR apns_credentials IS NOT NULL`,
+  );
+  return rows;
+}
+
 export async function deletePushApp(executor: Executor, id: string): Promise<boolean> {
   const { rowCount } = await sql(executor, `DELETE FROM push_apps WHERE id = $1`, [id]);
   return (rowCount ?? 0) > 0;

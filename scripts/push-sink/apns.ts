@@ -22,15 +22,24 @@ export function createApnsHandler(trust: SinkTrust, records: SinkRecords, now: (
     const auth = /^bearer (.+)$/i.exec(String(req.headers.authorization ?? ''))?.[1];
     if (!auth) return refuse(403, 'MissingProviderToken');
     const jwt = decodeJwt(auth);
-    const key = jwt && typeof jwt.header.kid === 'string' ? trust.apns.get(jwt.header.kid) : undefined;
-    if (!jwt || !key || jwt.claims.iss !== key.teamId || !verifyJwtSignature(jwt, 'ES256', key.publicKey)) {
+    const kid = jwt && typeof jwt.header.kid === 'string' ? jwt.header.kid : undefined;
+    const topic = String(req.headers['apns-topic'] ?? '');
+    // the same key may be trusted for several bundles (apps sharing one .p8): the topic picks
+    const verified = () => {
+      if (!jwt || kid === undefined) return undefined;
+      const keys = trust.apns(kid).filter((k) => jwt.claims.iss === k.teamId);
+      const verifies = (k: (typeof keys)[number]) => verifyJwtSignature(jwt, 'ES256', k.publicKey);
+      return keys.find((k) => k.bundleId === topic && verifies(k)) ?? keys.find((k) => k.bundleId !== topic && verifies(k));
+    };
+    // a key unknown here may have been uploaded a moment ago: look once more after a reload
+    const key = verified() ?? (kid !== undefined && (await trust.refreshOnMiss()) ? verified() : undefined);
+    if (!jwt || !key) {
       return refuse(403, 'InvalidProviderToken');
     }
     const iat = jwt.claims.iat;
     const seconds = Math.floor(now() / 1000);
     if (typeof iat !== 'number' || iat > seconds + 60) return refuse(403, 'InvalidProviderToken');
     if (seconds - iat > 3600) return refuse(403, 'ExpiredProviderToken');
-    const topic = String(req.headers['apns-topic'] ?? '');
     if (!topic) return refuse(400, 'MissingTopic');
     if (topic !== key.bundleId) return refuse(400, 'TopicDisallowed');
     if (req.headers['apns-id'] !== undefined && !UUID.test(apnsId)) return refuse(400, 'BadMessageId');

@@ -27,9 +27,11 @@ export function createFcmHandler(trust: SinkTrust, records: SinkRecords, now: ()
     }
     const jwt = decodeJwt(form.get('assertion') ?? '');
     const iss = jwt && typeof jwt.claims.iss === 'string' ? jwt.claims.iss : '';
-    const account = trust.fcm.get(iss);
+    const verified = () => (jwt ? trust.fcm(iss).find((a) => verifyJwtSignature(jwt, 'RS256', a.publicKey)) : undefined);
+    // a key unknown here may have been uploaded a moment ago: look once more after a reload
+    const account = verified() ?? (jwt && (await trust.refreshOnMiss()) ? verified() : undefined);
     const seconds = Math.floor(now() / 1000);
-    if (!jwt || !account || !verifyJwtSignature(jwt, 'RS256', account.publicKey)) {
+    if (!jwt || !account) {
       return reply(res, 400, { error: 'invalid_grant', error_description: 'Invalid JWT Signature.' });
     }
     const { exp, iat, aud } = jwt.claims;

@@ -1,33 +1,156 @@
 // The credentials the sink accepts, as the real services know their customers' keys:
 // service accounts by client_email (public key checks the OAuth assertion) and APNs
 // keys by key id (public key checks the provider token, team and topic must match).
+//
+// Two kinds of entries: a static list given at start (the demo credentials, a test's
+// own), and per-app entries a dynamic source keeps up to date (push-sink/db-trust.ts:
+// every app's uploaded credentials from the stack's database). Several entries may share
+// a client_email or key id (two apps uploading the same service account, a key and its
+// replacement during a reload): a request is accepted when any of them verifies it.
 import { createPublicKey, type KeyObject } from 'node:crypto';
-import { parseFcmServiceAccount } from '../../lib/push/credentials';
+import { parseApnsKey, parseFcmServiceAccount } from '../../lib/push/credentials';
 
 export interface TrustedCredentials {
   serviceAccountJson?: string;
   apns?: { keyId: string; teamId: string; bundleId: string; p8KeyContent: string };
 }
 
-export interface SinkTrust {
-  fcm: Map<string, { projectId: string; publicKey: KeyObject }>;
-  apns: Map<string, { teamId: string; bundleId: string; publicKey: KeyObject }>;
+export interface TrustedFcmAccount {
+  projectId: string;
+  publicKey: KeyObject;
 }
 
-export function buildTrust(list: TrustedCredentials[]): SinkTrust {
-  const trust: SinkTrust = { fcm: new Map(), apns: new Map() };
-  for (const c of list) {
-    if (c.serviceAccountJson) {
-      const sa = parseFcmServiceAccount(c.serviceAccountJson);
-      trust.fcm.set(sa.clientEmail, { projectId: sa.projectId, publicKey: createPublicKey(sa.privateKey) });
-    }
-    if (c.apns) {
-      trust.apns.set(c.apns.keyId, {
-        teamId: c.apns.teamId,
-        bundleId: c.apns.bundleId,
-        publicKey: createPublicKey(c.apns.p8KeyContent),
-      });
-    }
+export interface TrustedApnsKey {
+  teamId: string;
+  bundleId: string;
+  publicKey: KeyObject;
+}
+
+interface Entries {
+  fcm?: { clientEmail: string; account: TrustedFcmAccount; fingerprint: string };
+  apns?: { keyId: string; key: TrustedApnsKey; fingerprint: string };
+}
+
+const fingerprint = (key: KeyObject, ...more: string[]) =>
+  [key.export({ type: 'spki', format: 'der' }).toString('base64'), ...more].join(' ');
+
+/** What the sink trusts now; handlers look keys up here on every request. */
+export class SinkTrust {
+  private readonly staticEntries: Entries[];
+  private apps = new Map<string, Entries>();
+  private fcmIndex = new Map<string, TrustedFcmAccount[]>();
+  private apnsIndex = new Map<string, TrustedApnsKey[]>();
+  private refresher?: () => Promise<void>;
+  private refreshing?: Promise<void>;
+
+  constructor(list: TrustedCredentials[] = []) {
+    this.staticEntries = list.map(entriesOf);
+    this.reindex();
   }
-  return trust;
+
+  /** The accounts with this client_email (the OAuth assertion's `iss`). */
+  fcm(clientEmail: string): TrustedFcmAccount[] {
+    return this.fcmIndex.get(clientEmail) ?? [];
+  }
+
+  /** The keys with this key id (the provider token's `kid`). */
+  apns(keyId: string): TrustedApnsKey[] {
+    return this.apnsIndex.get(keyId) ?? [];
+  }
+
+  /** How many apps' credentials the dynamic source has given (for logs and tests). */
+  appCount(): number {
+    return this.apps.size;
+  }
+
+  /**
+   * Every app's credentials at once (a full reload): apps not in `apps` are forgotten.
+   * An app whose keys do not parse is left out (answered in the list), not the others.
+   */
+  replaceApps(apps: Map<string, TrustedCredentials>): Array<{ appId: string; error: Error }> {
+    const failed: Array<{ appId: string; error: Error }> = [];
+    const next = new Map<string, Entries>();
+    for (const [appId, c] of apps) {
+      try {
+        next.set(appId, entriesOf(c));
+      } catch (error) {
+        failed.push({ appId, error: error as Error });
+      }
+    }
+    this.apps = next;
+    this.reindex();
+    return failed;
+  }
+
+  /** One app's credentials (null: it has none any more, or is gone); throws when they do not parse. */
+  setApp(appId: string, credentials: TrustedCredentials | null): void {
+    if (credentials && (credentials.serviceAccountJson || credentials.apns)) this.apps.set(appId, entriesOf(credentials));
+    else this.apps.delete(appId);
+    this.reindex();
+  }
+
+  /** The dynamic source's full reload, run when a request names a key the sink does not know. */
+  setRefresher(refresh: (() => Promise<void>) | undefined): void {
+    this.refresher = refresh;
+  }
+
+  /**
+   * For a request whose key verified against nothing: a credential uploaded a moment ago
+   * may not have reached the sink yet (its notification still in flight), so reload once
+   * and let the caller look again. Concurrent misses share one reload; false when there is
+   * no dynamic source (the static list is all there is). Never throws: a reload that fails
+   * (PostgreSQL down) leaves the last known trust.
+   */
+  async refreshOnMiss(timeoutMs = 2000): Promise<boolean> {
+    if (!this.refresher) return false;
+    this.refreshing ??= this.refresher()
+      .catch(() => undefined)
+      .finally(() => {
+        this.refreshing = undefined;
+      });
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.refreshing, new Promise<void>((r) => (timer = setTimeout(r, timeoutMs)))]);
+    clearTimeout(timer);
+    return true;
+  }
+
+  private reindex(): void {
+    // many apps may hold the same credentials (every test app uploads the demo ones): one
+    // entry each, so a request verifies a signature once, not once per app
+    const fcm = new Map<string, TrustedFcmAccount[]>();
+    const apns = new Map<string, TrustedApnsKey[]>();
+    const seen = new Set<string>();
+    for (const e of [...this.staticEntries, ...this.apps.values()]) {
+      if (e.fcm && !seen.has(`fcm ${e.fcm.clientEmail} ${e.fcm.fingerprint}`)) {
+        seen.add(`fcm ${e.fcm.clientEmail} ${e.fcm.fingerprint}`);
+        fcm.set(e.fcm.clientEmail, [...(fcm.get(e.fcm.clientEmail) ?? []), e.fcm.account]);
+      }
+      if (e.apns && !seen.has(`apns ${e.apns.keyId} ${e.apns.fingerprint}`)) {
+        seen.add(`apns ${e.apns.keyId} ${e.apns.fingerprint}`);
+        apns.set(e.apns.keyId, [...(apns.get(e.apns.keyId) ?? []), e.apns.key]);
+      }
+    }
+    this.fcmIndex = fcm;
+    this.apnsIndex = apns;
+  }
+}
+
+function entriesOf(c: TrustedCredentials): Entries {
+  const e: Entries = {};
+  if (c.serviceAccountJson) {
+    const sa = parseFcmServiceAccount(c.serviceAccountJson);
+    const publicKey = createPublicKey(sa.privateKey);
+    e.fcm = { clientEmail: sa.clientEmail, account: { projectId: sa.projectId, publicKey }, fingerprint: fingerprint(publicKey, sa.projectId) };
+  }
+  if (c.apns) {
+    const { keyId, teamId, bundleId } = c.apns;
+    const publicKey = createPublicKey(parseApnsKey(c.apns.p8KeyContent));
+    e.apns = { keyId, key: { teamId, bundleId, publicKey }, fingerprint: fingerprint(publicKey, teamId, bundleId) };
+  }
+  return e;
+}
+
+/** The static trust of a list (what the sink trusted before it learnt of databases). */
+export function buildTrust(list: TrustedCredentials[]): SinkTrust {
+  return new SinkTrust(list);
 }
