@@ -211,7 +211,9 @@ async function main() {
   }
   if (!process.env.FCM_ENDPOINT || !process.env.APNS_ENDPOINT) {
     // no real FCM / APNs configured: the local sink (FCM HTTP v1 + APNs over h2c) keeps
-    // every push in .data/push/{fcm,apns}.jsonl; the workers inherit the endpoints
+    // every push in .data/push/{fcm,apns}.jsonl; the workers inherit the endpoints. It
+    // trusts the demo credentials and every key uploaded to this stack's database (migrated
+    // above), so a user's own service account or .p8 works locally too
     process.env.PUSH_SINK_DIR ??= join(STATE_DIR, 'push');
     process.env.PUSH_SINK_PORT ??= '4010';
     const sinkUrl = `http://127.0.0.1:${process.env.PUSH_SINK_PORT}`;

@@ -37,6 +37,8 @@ export SMTP_URL="smtp://127.0.0.1:$sink_port"
 
 # The push sink: FCM HTTP v1 + APNs (h2c) on a free port; tests and the push worker
 # reach it through FCM_ENDPOINT / APNS_ENDPOINT and read .data/test-push/{fcm,apns}.jsonl.
+# It trusts the demo credentials and every key the tests upload (it reads DATABASE_URL,
+# the test database, migrated above: scripts/push-sink/db-trust.ts).
 export PUSH_SINK_DIR="$ROOT/.data/test-push"
 rm -rf "$PUSH_SINK_DIR" && mkdir -p "$PUSH_SINK_DIR"
 push_log="$ROOT/.data/logs/push-sink.log"

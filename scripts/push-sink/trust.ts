@@ -40,11 +40,14 @@ export class SinkTrust {
   private apps = new Map<string, Entries>();
   private fcmIndex = new Map<string, TrustedFcmAccount[]>();
   private apnsIndex = new Map<string, TrustedApnsKey[]>();
+  /** parsed keys by the text they came from: a full reload re-parses only what changed */
+  private parsed = new Map<string, Entries['fcm'] | Entries['apns']>();
   private refresher?: () => Promise<void>;
-  private refreshing?: Promise<void>;
+  private inFlight?: Promise<void>;
+  private queued?: Promise<void>;
 
   constructor(list: TrustedCredentials[] = []) {
-    this.staticEntries = list.map(entriesOf);
+    this.staticEntries = list.map((c) => entriesOf(c));
     this.reindex();
   }
 
@@ -70,21 +73,23 @@ export class SinkTrust {
   replaceApps(apps: Map<string, TrustedCredentials>): Array<{ appId: string; error: Error }> {
     const failed: Array<{ appId: string; error: Error }> = [];
     const next = new Map<string, Entries>();
+    const parsed = new Map<string, Entries['fcm'] | Entries['apns']>();
     for (const [appId, c] of apps) {
       try {
-        next.set(appId, entriesOf(c));
+        next.set(appId, entriesOf(c, this.parsed, parsed));
       } catch (error) {
         failed.push({ appId, error: error as Error });
       }
     }
     this.apps = next;
+    this.parsed = parsed;
     this.reindex();
     return failed;
   }
 
   /** One app's credentials (null: it has none any more, or is gone); throws when they do not parse. */
   setApp(appId: string, credentials: TrustedCredentials | null): void {
-    if (credentials && (credentials.serviceAccountJson || credentials.apns)) this.apps.set(appId, entriesOf(credentials));
+    if (credentials && (credentials.serviceAccountJson || credentials.apns)) this.apps.set(appId, entriesOf(credentials, this.parsed, this.parsed));
     else this.apps.delete(appId);
     this.reindex();
   }
@@ -97,21 +102,35 @@ export class SinkTrust {
   /**
    * For a request whose key verified against nothing: a credential uploaded a moment ago
    * may not have reached the sink yet (its notification still in flight), so reload once
-   * and let the caller look again. Concurrent misses share one reload; false when there is
-   * no dynamic source (the static list is all there is). Never throws: a reload that fails
+   * and let the caller look again. Misses share reloads: one that began before this miss
+   * may have read too early, so the miss waits for the next one, which every miss until it
+   * begins shares (at most one running and one waiting). False when there is no dynamic
+   * source (the static list is all there is). Never throws: a reload that fails
    * (PostgreSQL down) leaves the last known trust.
    */
   async refreshOnMiss(timeoutMs = 2000): Promise<boolean> {
     if (!this.refresher) return false;
-    this.refreshing ??= this.refresher()
-      .catch(() => undefined)
-      .finally(() => {
-        this.refreshing = undefined;
-      });
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.refreshing, new Promise<void>((r) => (timer = setTimeout(r, timeoutMs)))]);
+    await Promise.race([this.reload(), new Promise<void>((r) => (timer = setTimeout(r, timeoutMs)))]);
     clearTimeout(timer);
     return true;
+  }
+
+  private reload(): Promise<void> {
+    if (!this.inFlight) {
+      const refresh = this.refresher ?? (() => Promise.resolve());
+      this.inFlight = refresh()
+        .catch(() => undefined)
+        .finally(() => {
+          this.inFlight = undefined;
+        });
+      return this.inFlight;
+    }
+    this.queued ??= this.inFlight.then(() => {
+      this.queued = undefined;
+      return this.reload();
+    });
+    return this.queued;
   }
 
   private reindex(): void {
@@ -135,22 +154,34 @@ export class SinkTrust {
   }
 }
 
-function entriesOf(c: TrustedCredentials): Entries {
+/** Parses `c` (reusing what `known` parsed from the same text), noting what it used in `used`. */
+function entriesOf(
+  c: TrustedCredentials,
+  known = new Map<string, Entries['fcm'] | Entries['apns']>(),
+  used = new Map<string, Entries['fcm'] | Entries['apns']>(),
+): Entries {
   const e: Entries = {};
   if (c.serviceAccountJson) {
-    const sa = parseFcmServiceAccount(c.serviceAccountJson);
-    const publicKey = createPublicKey(sa.privateKey);
-    e.fcm = { clientEmail: sa.clientEmail, account: { projectId: sa.projectId, publicKey }, fingerprint: fingerprint(publicKey, sa.projectId) };
+    const text = `fcm ${c.serviceAccountJson}`;
+    e.fcm = (known.get(text) as Entries['fcm']) ?? parseFcm(c.serviceAccountJson);
+    used.set(text, e.fcm);
   }
   if (c.apns) {
-    const { keyId, teamId, bundleId } = c.apns;
-    const publicKey = createPublicKey(parseApnsKey(c.apns.p8KeyContent));
-    e.apns = { keyId, key: { teamId, bundleId, publicKey }, fingerprint: fingerprint(publicKey, teamId, bundleId) };
+    const { keyId, teamId, bundleId, p8KeyContent } = c.apns;
+    const text = `apns ${JSON.stringify([keyId, teamId, bundleId, p8KeyContent])}`;
+    e.apns = (known.get(text) as Entries['apns']) ?? parseApns(keyId, teamId, bundleId, p8KeyContent);
+    used.set(text, e.apns);
   }
   return e;
 }
 
-/** The static trust of a list (what the sink trusted before it learnt of databases). */
-export function buildTrust(list: TrustedCredentials[]): SinkTrust {
-  return new SinkTrust(list);
+function parseFcm(serviceAccountJson: string): NonNullable<Entries['fcm']> {
+  const sa = parseFcmServiceAccount(serviceAccountJson);
+  const publicKey = createPublicKey(sa.privateKey);
+  return { clientEmail: sa.clientEmail, account: { projectId: sa.projectId, publicKey }, fingerprint: fingerprint(publicKey, sa.projectId) };
+}
+
+function parseApns(keyId: string, teamId: string, bundleId: string, p8: string): NonNullable<Entries['apns']> {
+  const publicKey = createPublicKey(parseApnsKey(p8));
+  return { keyId, key: { teamId, bundleId, publicKey }, fingerprint: fingerprint(publicKey, teamId, bundleId) };
 }
