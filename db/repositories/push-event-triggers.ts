@@ -77,14 +77,15 @@ export async function deleteEventTrigger(ex: Executor, id: string): Promise<bool
 export type FireCandidate = Pick<EventTriggerRecord, 'id' | 'delayMinutes' | 'conditions' | 'title' | 'body'>;
 
 /**
- * What a fire needs, in one round trip: whether the device is the app's, and the app's
- * enabled triggers of the event (none when the device is not the app's).
+ * What a fire needs, in one round trip: whether the device is the app's (found by its
+ * primary key, whatever the app's size), and the app's enabled triggers of the event
+ * (none when the device is not the app's).
  */
 export async function fireCandidates(ex: Executor, appId: string, deviceId: string, eventName: string): Promise<{ deviceKnown: boolean; triggers: FireCandidate[] }> {
   const { rows } = await sql<{ known: boolean; id: string | null } & Omit<FireCandidate, 'id'>>(
     ex,
     `SELECT d.known, t.id, t.delay_minutes AS "delayMinutes", t.conditions, t.title, t.body
-       FROM (SELECT EXISTS (SELECT 1 FROM push_devices WHERE id = $2 AND app_id = $1) AS known) d
+       FROM (SELECT COALESCE((SELECT app_id = $1 FROM push_devices WHERE id = $2), false) AS known) d
        LEFT JOIN push_event_triggers t ON d.known AND t.app_id = $1 AND t.event_name = $3 AND t.enabled
       ORDER BY t.created_at, t.id`,
     [appId, deviceId, eventName],
