@@ -35,6 +35,7 @@ export async function triggerFiringWorkflow(input: TriggerFiringInput): Promise<
   const { sendId, outcome } = await local.startTriggerFiring({ firingId: input.firingId });
   if (!sendId) return outcome;
   await push.sendPushPage({ sendId, afterPosition: -1, limit: 1 });
-  await local.finishPushSend({ sendId });
-  return local.finishTriggerFiring({ firingId: input.firingId, sendId });
+  // independent rows (the send, the firing): one round of the workflow, not two
+  const [, settled] = await Promise.all([local.finishPushSend({ sendId }), local.finishTriggerFiring({ firingId: input.firingId, sendId })]);
+  return settled;
 }
