@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { TestApi } from '../support/api';
-import { apiKeyHeader, assertPushError, bearer, registerAccount, startPushApi } from '../support/push';
+import { apiKeyHeader, assertPushError, bearer, GENEROUS_PUSH_LIMITS, registerAccount, startPushApi } from '../support/push';
 import { createTwoAppTenant, insertManyDevices, type TwoAppTenant } from '../support/push-device-factories';
 import { fireEvent } from '../../domain/push/fire-event';
 import { triggerFiringStart } from '../../api/push/event-triggers/gateway';
@@ -223,5 +223,27 @@ describe('push event triggers', () => {
       await fire({ deviceId: deviceA, eventName: event });
       assert.equal((await firingsOf(deviceA, event)).length, 6);
     });
+  });
+});
+
+describe('POST /event-triggers/fire: the push-event-fire group (RATE_LIMITS push-event-fire=2)', () => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await startPushApi({ RATE_LIMITS: `${GENEROUS_PUSH_LIMITS},push-event-fire=2` });
+  });
+  afterAll(async () => api?.stop());
+
+  it('counts fires per key in their own window (not the push-token one): the 3rd is a 429', async () => {
+    const t = await createTwoAppTenant(api);
+    const [{ id: deviceId }] = await insertManyDevices(api.deps.db, t.appA, 1, () => ({ platform: 'Android', deviceMetadata: {} }));
+    const fire = (key: string) => api.request('POST', '/api/v1/event-triggers/fire', { headers: apiKeyHeader(key), body: { deviceId, eventName: 'x' } });
+    const answers = [await fire(t.keyA), await fire(t.keyA), await fire(t.keyA)];
+    assert.deepEqual(answers.map((a) => a.status), [202, 202, 429]);
+    assert.equal(answers[0].headers.get('x-ratelimit-limit'), '2');
+    assertPushError(answers[2], 429, 'RATE_LIMITED');
+    // another key has its own window (its app's device is another: a 404, but counted and answered)
+    assert.equal((await fire(t.keyB)).status, 404);
+    // the trigger routes are in push-token, not this group
+    assert.equal((await api.request('GET', `/api/v1/event-triggers?appId=${t.appA}`, { headers: apiKeyHeader(t.keyA) })).status, 200);
   });
 });
