@@ -1,8 +1,9 @@
 // The trigger firing workflow on the time-skipping server, with the real activities (the
 // firing's own and the send workflow's page push) against the suite's push sink: a
 // 30-minute delay sends at its boundary and not a second before; a trigger disabled or
-// deleted during its delay sends nothing; delay 0 sends at once (no timer); a firing of
-// a deleted app ends without sending.
+// deleted during its delay sends nothing (enabled again in time, it sends); delay 0 sends
+// at once (no timer); a firing of a deleted app, or to a device gone inactive, ends
+// without sending; a repeated step reuses the firing's one send.
 import assert from 'node:assert/strict';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
@@ -12,6 +13,7 @@ import { createTransportCache } from '../../activities/push/transports';
 import { createTriggerFiringActivities } from '../../activities/push/trigger-firing';
 import { connectDb, type Db } from '../../db/db';
 import { deletePushApp } from '../../db/repositories/push-apps';
+import { startTriggerFiring } from '../../domain/push/send-trigger-firing';
 import { deleteEventTrigger, updateEventTrigger } from '../../domain/push/update-event-trigger';
 import { loadConfig } from '../../lib/config';
 import type { OutboxStart } from '../../db/repositories/workflow-starts';
@@ -112,4 +114,32 @@ test('the app deleted during the delay: the firing went with it, the workflow en
   await deletePushApp(db, f.appId);
   assert.equal(await f.handle.result(), 'gone' satisfies TriggerFiringOutcome);
   assert.equal(pushesTo(f.device.token).length, 0);
+}, 60_000);
+
+test('disabled, then enabled again before it is due: it sends (the check is made when due)', async () => {
+  const f = await fired(20);
+  await env.sleep(5 * MIN);
+  await updateEventTrigger(db, f.trigger.id, { enabled: false });
+  await env.sleep(5 * MIN);
+  await updateEventTrigger(db, f.trigger.id, { enabled: true });
+  assert.equal(await f.handle.result(), 'sent' satisfies TriggerFiringOutcome);
+  assert.equal(pushesTo(f.device.token).length, 1);
+}, 60_000);
+
+test('a device gone inactive (dead token) during the delay: skipped_device, no send', async () => {
+  const f = await fired(10);
+  await db.query(`UPDATE push_devices SET is_active = false WHERE id = $1`, [f.device.id]);
+  assert.equal(await f.handle.result(), 'skipped_device' satisfies TriggerFiringOutcome);
+  assert.equal(pushesTo(f.device.token).length, 0);
+  assert.deepEqual(await firingRow(f.firingId), { status: 'skipped_device', send_id: null });
+}, 60_000);
+
+test('a repeated step changes nothing: the firing keeps its one send', async () => {
+  const f = await fired(0);
+  assert.equal(await f.handle.result(), 'sent' satisfies TriggerFiringOutcome);
+  const { sendId } = await startTriggerFiring(db, f.firingId);
+  assert.equal(sendId, (await firingRow(f.firingId)).send_id, 'the same send, not a second one');
+  const { rows } = await db.query(`SELECT count(*)::int AS n FROM push_sends WHERE app_id = $1`, [f.appId]);
+  assert.equal(rows[0].n, 1);
+  assert.equal(pushesTo(f.device.token).length, 1);
 }, 60_000);
