@@ -144,6 +144,20 @@ describe('push event triggers', () => {
     });
   });
 
+  it('deleting the app deletes its triggers and their firings', async () => {
+    const owner = (await registerAccount(api)).accessToken;
+    const { body: app } = await api.request('POST', '/api/v1/apps', { headers: bearer(owner), body: { name: 'Gone', bundleId: 'com.example.gone', platform: 'Android' } });
+    const { body: key } = await api.request('POST', '/api/v1/api-keys', { headers: bearer(owner), body: { appId: app.id, name: 'k' } });
+    const [{ id: deviceId }] = await insertManyDevices(api.deps.db, app.id, 1, () => ({ platform: 'Android', deviceMetadata: {} }));
+    assert.equal((await create(valid({ appId: app.id, eventName: 'e', conditions: [], delayMinutes: 600 }), bearer(owner))).status, 201);
+    assert.deepEqual((await fire({ deviceId, eventName: 'e' }, apiKeyHeader(key.key))).body, { triggersMatched: 1 });
+    assert.equal((await api.request('DELETE', `/api/v1/apps/${app.id}`, { headers: bearer(owner) })).status, 204);
+    for (const table of ['push_event_triggers', 'push_trigger_firings']) {
+      const { rows } = await api.deps.db.query(`SELECT count(*)::int AS n FROM ${table} WHERE app_id = $1`, [app.id]);
+      assert.equal(rows[0].n, 0, table);
+    }
+  });
+
   describe('POST /event-triggers/fire', () => {
     it('counts the enabled triggers of the event whose conditions hold', async () => {
       const event = `checkout-${randomUUID().slice(0, 8)}`;
