@@ -2,6 +2,7 @@
 // send) and its page activity. A send's workflow starts from the workflow-start outbox
 // (the send, its rows and its entry commit together). This queue scales apart from the
 // rest (design.md): run more `npm run worker -- push` processes for more fan-out.
+import { createCampaignActivities } from '../activities/push/campaign';
 import { createPushSendActivities } from '../activities/push/send-page';
 import { transportOpener } from '../activities/push/open-transport';
 import { createTransportCache } from '../activities/push/transports';
@@ -23,10 +24,14 @@ export const PUSH_PAGES_IN_FLIGHT = 8;
 export const pushQueue: QueueEntry = {
   name: PUSH_QUEUE,
   workflowsPath: require.resolve('../workflows/queues/push'),
-  workflowTypes: ['pushSendWorkflow'],
+  workflowTypes: ['pushSendWorkflow', 'campaignWorkflow'],
   options: { maxConcurrentActivityTaskExecutions: PUSH_PAGES_IN_FLIGHT },
   activities({ config, db }) {
-    return createPushSendActivities({ db, openTransport: transportOpener(config), transports: createTransportCache() });
+    return {
+      ...createPushSendActivities({ db, openTransport: transportOpener(config), transports: createTransportCache() }),
+      // campaigns: the audience snapshot and the campaign's status; their pages are sendPushPage
+      ...createCampaignActivities({ db }),
+    };
   },
   startsFromOutbox: true,
 };

@@ -5,6 +5,7 @@ import { pushAnalyticsRouter } from './analytics/routes';
 import { pushApiKeysRouter } from './api-keys/routes';
 import { pushAppsRouter } from './apps/routes';
 import { pushAuthRouter } from './auth/routes';
+import { pushCampaignsRouter } from './campaigns/routes';
 import { pushDevicesRouter } from './devices/routes';
 import { pushNotificationsRouter } from './notifications/routes';
 import { pushSegmentsRouter } from './segments/routes';
@@ -32,6 +33,7 @@ export function pushRouter(deps: AppDeps): Router {
     pushSegmentsRouter(deps),
     pushNotificationsRouter(deps),
     pushAnalyticsRouter(deps),
+    pushCampaignsRouter(deps),
   ]) {
     router.use(r.routes());
   }

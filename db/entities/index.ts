@@ -18,6 +18,7 @@ import { PushDevice } from './push-device.entity';
 import { PushSegment } from './push-segment.entity';
 import { PushSend } from './push-send.entity';
 import { PushNotification } from './push-notification.entity';
+import { PushCampaign } from './push-campaign.entity';
 import { SigningKey } from './signing-key.entity';
 import { TicketAudit } from './ticket-audit.entity';
 import { TicketUsage } from './ticket-usage.entity';
@@ -47,6 +48,7 @@ export {
   PushSegment,
   PushSend,
   PushNotification,
+  PushCampaign,
   SigningKey,
   Ticket,
   TicketAudit,
@@ -87,4 +89,5 @@ export const ENTITIES = [
   PushSegment,
   PushSend,
   PushNotification,
+  PushCampaign,
 ];
