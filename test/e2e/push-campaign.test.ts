@@ -26,7 +26,7 @@ describe('push campaign', () => {
       platform: n % 2 ? 'Android' : 'iOS',
       deviceMetadata: {},
     }));
-    const campaign = await createCampaign(api, tenant.token, { appId: tenant.appId, targetType: 'all', deepLink: 'game://maps', customData: { level: 12 } });
+    const campaign = await createCampaign(api, tenant.token, { appId: tenant.appId, targetType: 'all', deepLink: 'game://maps', imageUrl: 'https://cdn.example/s3.png', customData: { level: 12 } });
     assert.equal(campaign.status, 'Draft');
     assert.equal(campaign.targetType, 'All');
 
@@ -51,7 +51,7 @@ describe('push campaign', () => {
     assert.equal(perToken.size, 10_000);
     assert.ok([...perToken.values()].every((n) => n === 1), 'a token received more than one push');
     assert.equal(new Set(pushes.map((p) => p.data.notificationId)).size, 10_000);
-    assert.ok(pushes.every((p) => p.title === 'Season 3' && p.data.level === '12' && p.data.deepLink === 'game://maps'));
+    assert.ok(pushes.every((p) => p.title === 'Season 3' && p.data.level === '12' && p.data.deepLink === 'game://maps' && p.data.imageUrl === 'https://cdn.example/s3.png'));
     const { rows } = await api.deps.db.query(`SELECT device_id FROM push_notifications WHERE send_id = $1`, [await sendIdOf(campaign.id)]);
     assert.deepEqual(new Set(rows.map((r: { device_id: string }) => r.device_id)), new Set(devices.map((d) => d.id)));
 

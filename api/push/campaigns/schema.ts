@@ -41,6 +41,7 @@ export const CreateCampaignBody = z
   })
   .strict()
   .superRefine((b, ctx) => {
+    if (b.customData && 'imageUrl' in b.customData) ctx.addIssue({ code: 'custom', path: ['customData', 'imageUrl'], message: "'imageUrl' is a reserved key (the campaign's imageUrl goes there)" });
     if (b.targetType === 'Segment' && !b.segmentId) ctx.addIssue({ code: 'custom', path: ['segmentId'], message: 'is required when targetType is Segment' });
     if (b.targetType === 'All' && b.segmentId) ctx.addIssue({ code: 'custom', path: ['segmentId'], message: 'must be absent when targetType is All' });
     const bytes = Buffer.byteLength(JSON.stringify([b.title, b.body, b.deepLink ?? '', b.imageUrl ?? '', b.customData ?? {}]));
