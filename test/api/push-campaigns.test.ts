@@ -161,7 +161,7 @@ describe('push campaigns', () => {
 
   it('schedule: a time not ahead or not a date-time is a 400; scheduled, rescheduled, send 409, cancelled: never sends', async () => {
     const c = await draft();
-    for (const scheduledAt of [new Date(Date.now() - 1000).toISOString(), 'tomorrow', '2030-01-01']) {
+    for (const scheduledAt of [new Date(Date.now() - 1000).toISOString(), 'tomorrow', '2030-01-01', '9999-12-31T00:00:00Z']) {
       const res = await call('POST', `/${c.id}/schedule`, { scheduledAt });
       assertPushError(res, 400, 'VALIDATION_FAILED');
       assert.ok(res.body.errors.scheduledAt, JSON.stringify(res.body));

@@ -124,11 +124,12 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignRe
   }
   await condition(() => running === 0);
 
+  if (!cancelRequested && failure === null && last < all) {
+    // a cancel arriving now waits for its answer: it is this run's to give, not the next one's
+    await condition(() => cancelRequested || allHandlersFinished());
+    if (!cancelRequested) return continueAsNew<typeof campaignWorkflow>({ ...input, scheduledAt: null, resume: { sendId, total, nextPage: last, totals } });
+  }
   if (cancelRequested) return end('Cancelled');
   if (failure !== null) return end('Failed', failure);
-  if (last < all) {
-    await condition(allHandlersFinished);
-    return continueAsNew<typeof campaignWorkflow>({ ...input, scheduledAt: null, resume: { sendId, total, nextPage: last, totals } });
-  }
   return end('Completed');
 }
