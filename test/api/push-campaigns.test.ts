@@ -27,7 +27,7 @@ describe('push campaigns', () => {
   afterAll(async () => api?.stop());
 
   const user = () => bearer(t.userToken);
-  const create = (body: Record<string, unknown>, headers = user()) =>
+  const create = (body: Record<string, unknown>, headers: Record<string, string> = user()) =>
     api.request('POST', '/api/v1/campaigns', { headers, body: { appId: t.appA, name: 'Launch', title: 'Hello', body: 'World', targetType: 'All', ...body } });
   const call = (method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = user()) =>
     api.request(method, `/api/v1/campaigns${path}`, { headers, body });
@@ -142,6 +142,36 @@ describe('push campaigns', () => {
     assertPushError(await call('POST', `/${c.id}/schedule`, { scheduledAt: ahead(60_000) }), 409, 'CONFLICT');
     assertPushError(await call('POST', `/${c.id}/cancel`), 409, 'CONFLICT');
     assert.equal((await call('GET', `/${c.id}`)).status, 200);
+  });
+
+  it('create and send committed but their answers never stored: a retry after the lease answers the same campaign and the same 202', async () => {
+    const lost = async (key: string) => {
+      // the state a request leaves when it dies between its commit and storing its answer
+      const { rowCount } = await api.deps.db.query(
+        `UPDATE idempotency_keys SET status_code = NULL, response = NULL, locked_until = now() - interval '1 second' WHERE key = $1`,
+        [key],
+      );
+      assert.equal(rowCount, 1);
+    };
+    const key = `campaign-${randomUUID()}`;
+    const first = await create({ name: key }, { ...user(), 'idempotency-key': key });
+    assert.equal(first.status, 201);
+    await lost(key);
+    const retry = await create({ name: key }, { ...user(), 'idempotency-key': key });
+    assert.equal(retry.status, 201);
+    assert.equal(retry.body.id, first.body.id, 'the same Draft, not a second one');
+    const { rows } = await api.deps.db.query(`SELECT count(*)::int AS n FROM push_campaigns WHERE name = $1`, [key]);
+    assert.equal(rows[0].n, 1);
+
+    const sendKey = `send-${key}`;
+    const sent = await call('POST', `/${first.body.id}/send`, undefined, { ...user(), 'idempotency-key': sendKey });
+    assert.equal(sent.status, 202);
+    await lost(sendKey);
+    const again = await call('POST', `/${first.body.id}/send`, undefined, { ...user(), 'idempotency-key': sendKey });
+    assert.equal(again.status, 202, JSON.stringify(again.body));
+    assert.deepEqual({ ...again.body, estimatedRecipients: 0 }, { ...sent.body, estimatedRecipients: 0 });
+    assertPushError(await call('POST', `/${first.body.id}/send`), 409, 'CONFLICT');
+    assert.equal((await campaignResult(api.deps.temporal, first.body.id)).status, 'Completed');
   });
 
   it('a Draft has zeros for analytics; cancelling a Draft: Cancelled, never sent; then 409s', async () => {
