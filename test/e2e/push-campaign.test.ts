@@ -8,6 +8,12 @@ import { startPushApi } from '../support/push';
 import { pushTenant, type PushTenant } from '../support/push-send';
 import { insertManyDevices } from '../support/push-device-factories';
 import { campaignPushes, campaignResult, createCampaign } from '../support/push-campaigns';
+import { randomUUID } from 'node:crypto';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { loadConfig } from '../../lib/config';
+import { campaignWorkflowId, type CampaignActivities, type CampaignInput } from '../../workflows/campaign/contract';
+import { PAGES_PER_RUN, PUSH_PAGE_SIZE } from '../../workflows/campaign/campaign.logic';
+import { workflowBundle } from '../support/temporal';
 
 let api: TestApi;
 let tenant: PushTenant;
@@ -79,6 +85,47 @@ describe('push campaign', () => {
     const { android, ios } = analytics.body.platformBreakdown;
     assert.equal(android.delivered + ios.delivered, 2);
     assert.equal(android.opened + ios.opened, 1);
+  });
+});
+
+describe('campaign workflow on the suite\'s Temporal server', () => {
+  it(`search attributes: PushAppId, and CampaignStatus as it changes, in every run (${PAGES_PER_RUN + 1} pages: one continue-as-new)`, async () => {
+    const total = (PAGES_PER_RUN + 1) * PUSH_PAGE_SIZE;
+    const statusSeen: string[] = [];
+    const taskQueue = `campaign-sa-${randomUUID()}`;
+    // in-memory activities: this is about the workflow and the server, not the pushes
+    const activities: CampaignActivities = {
+      beginCampaignSend: async () => ({ kind: 'sending', sendId: 'send', total }),
+      rescheduleCampaign: async () => true,
+      finishCampaign: async ({ status }) => ({ status, sent: total }),
+      sendPushPage: async ({ afterPosition, limit }) => {
+        const last = Math.min(afterPosition + limit, total - 1);
+        return { sent: last - afterPosition, failed: 0, rows: last - afterPosition, lastPosition: last, more: last < total - 1 };
+      },
+    };
+    const config = loadConfig();
+    const connection = await NativeConnection.connect({ address: config.temporalAddress });
+    const worker = await Worker.create({ connection, namespace: config.temporalNamespace, taskQueue, workflowBundle: await workflowBundle(), activities });
+    const appId = randomUUID();
+    const campaignId = randomUUID();
+    const input: CampaignInput = { campaignId, appId, scheduledAt: null, searchAttributes: true };
+    const result = await worker.runUntil(async () => {
+      const handle = await api.deps.temporal.workflow.start('campaignWorkflow', {
+        taskQueue,
+        workflowId: campaignWorkflowId(campaignId),
+        args: [input],
+        searchAttributes: { PushAppId: [appId], CampaignStatus: ['Queued'] },
+      });
+      const first = api.deps.temporal.workflow.getHandle(handle.workflowId, handle.firstExecutionRunId);
+      const r = await handle.result();
+      statusSeen.push(String((await first.describe()).searchAttributes.CampaignStatus));
+      statusSeen.push(String((await handle.describe()).searchAttributes.CampaignStatus));
+      assert.deepEqual((await handle.describe()).searchAttributes.PushAppId, [appId]);
+      return r;
+    });
+    await connection.close();
+    assert.deepEqual(result, { status: 'Completed', sent: total, failed: 0, pages: PAGES_PER_RUN + 1 });
+    assert.deepEqual(statusSeen, ['Sending', 'Completed'], 'the first run ended Sending (continued), the last Completed');
   });
 });
 

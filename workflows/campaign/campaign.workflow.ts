@@ -96,8 +96,10 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignRe
 
   let sendId: string;
   let total: number;
-  if (input.resume) ({ sendId, total } = input.resume);
-  else {
+  if (input.resume) {
+    ({ sendId, total } = input.resume);
+    show('Sending'); // set on every run: continue-as-new is not asked to carry them over
+  } else {
     phase = 'starting';
     const begun = await steps.beginCampaignSend({ campaignId });
     if (begun.kind === 'gone') return { status: 'Gone', sent: 0, failed: 0, pages: 0 };
