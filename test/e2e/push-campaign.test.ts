@@ -5,12 +5,20 @@
 import assert from 'node:assert/strict';
 import type { TestApi } from '../support/api';
 import { startPushApi } from '../support/push';
+import { eventually } from '../support/eventually';
 import { pushTenant, type PushTenant } from '../support/push-send';
 import { insertManyDevices } from '../support/push-device-factories';
 import { campaignPushes, campaignResult, createCampaign } from '../support/push-campaigns';
 import { randomUUID } from 'node:crypto';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { loadConfig } from '../../lib/config';
+import { createLogger } from '../../lib/logger';
+import { createCampaignActivities } from '../../activities/push/campaign';
+import { campaignWorkflowStart, cancel, schedule } from '../../api/push/campaigns/gateway';
+import { createCampaign as createDraft, scheduleDraft } from '../../domain/push/campaign';
+import { findCampaign } from '../../db/repositories/push-campaigns';
+import { countPendingWorkflowStarts } from '../../db/repositories/workflow-starts';
+import { createWorkflowStartDispatcher } from '../../workers/workflow-start-dispatcher';
 import { campaignWorkflowId, type CampaignActivities, type CampaignInput } from '../../workflows/campaign/contract';
 import { PAGES_PER_RUN, PUSH_PAGE_SIZE } from '../../workflows/campaign/campaign.logic';
 import { workflowBundle } from '../support/temporal';
@@ -126,6 +134,49 @@ describe('campaign workflow on the suite\'s Temporal server', () => {
     await connection.close();
     assert.deepEqual(result, { status: 'Completed', sent: total, failed: 0, pages: PAGES_PER_RUN + 1 });
     assert.deepEqual(statusSeen, ['Sending', 'Completed'], 'the first run ended Sending (continued), the last Completed');
+  });
+});
+
+describe('changes before the start dispatcher started the workflow', () => {
+  it('reschedule then cancel: update-with-start from the pending outbox entry; the dispatcher later finds it started', async () => {
+    const taskQueue = `campaign-uws-${randomUUID().slice(0, 8)}`; // no dispatcher polls its entries until the end
+    const config = loadConfig();
+    const connection = await NativeConnection.connect({ address: config.temporalAddress });
+    const db = api.deps.db;
+    const worker = await Worker.create({
+      connection, namespace: config.temporalNamespace, taskQueue, workflowBundle: await workflowBundle(),
+      activities: { ...createCampaignActivities({ db }), sendPushPage: async () => assert.fail('nothing is sent') },
+    });
+    await worker.runUntil(async () => {
+      const draft = await createDraft(db, { appId: tenant.appId, name: 'uws', title: 't', body: 'b', imageUrl: null, deepLink: null, customData: {}, targetType: 'All', segmentId: null });
+      const workflowOf = (c: Parameters<ReturnType<typeof campaignWorkflowStart>>[0]) => ({ ...campaignWorkflowStart(api.deps)(c), taskQueue });
+      const scheduled = await scheduleDraft(db, draft.id, new Date(Date.now() + 86_400_000), new Date(), workflowOf);
+      assert.equal(await countPendingWorkflowStarts(db, taskQueue), 1);
+      const handle = api.deps.temporal.workflow.getHandle(campaignWorkflowId(draft.id));
+      await assert.rejects(handle.describe(), 'not started yet');
+
+      const later = new Date(Date.now() + 2 * 86_400_000);
+      const moved = await schedule(api.deps, scheduled, later);
+      assert.equal(moved.status, 'Scheduled');
+      assert.equal(new Date(moved.scheduledAt!).toISOString(), later.toISOString());
+      assert.equal((await handle.describe()).status.name, 'RUNNING', 'the update started it');
+      assert.equal((await handle.query<{ scheduledAt: string }>('state')).scheduledAt, later.toISOString());
+
+      // the dispatcher's start of the same entry finds it running: one run, entry forgotten
+      const dispatcher = createWorkflowStartDispatcher({ db, client: api.deps.temporal, logger: createLogger(), taskQueue });
+      await dispatcher.start();
+      await eventually(async () => ((await countPendingWorkflowStarts(db, taskQueue)) === 0 ? true : undefined));
+      await dispatcher.stop();
+
+      const { campaign, alreadySent } = await cancel(api.deps, (await findCampaign(db, draft.id))!);
+      assert.equal(campaign.status, 'Cancelled');
+      assert.equal(alreadySent, 0);
+      assert.equal(((await handle.result()) as { status: string }).status, 'Cancelled');
+      const runs = [];
+      for await (const w of api.deps.temporal.workflow.list({ query: `WorkflowId = '${campaignWorkflowId(draft.id)}'` })) runs.push(w.runId);
+      assert.equal(runs.length, 1, 'one run');
+    });
+    await connection.close();
   });
 });
 

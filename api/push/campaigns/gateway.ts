@@ -115,7 +115,7 @@ async function change<Args extends unknown[]>(
       if (!pending) return await direct(); // started (and its entry dropped) between the two reads
       const startWorkflowOperation = new WithStartWorkflowOperation(CAMPAIGN_WORKFLOW_TYPE, {
         workflowId: id,
-        taskQueue: PUSH_QUEUE,
+        taskQueue: pending.taskQueue,
         args: pending.args,
         workflowIdConflictPolicy: 'USE_EXISTING',
         // a run that already ended is never started again
