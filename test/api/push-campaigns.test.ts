@@ -5,7 +5,8 @@
 // campaign, and deleting the app of a scheduled campaign.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { WorkflowNotFoundError } from '@temporalio/client';
+import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
+import { createApp } from '../../api/app';
 import type { TestApi } from '../support/api';
 import { apiKeyHeader, assertPushError, bearer, startPushApi } from '../support/push';
 import { createMatchAllSegment, createTwoAppTenant, insertManyDevices, type TwoAppTenant } from '../support/push-device-factories';
@@ -257,6 +258,36 @@ describe('push campaigns', () => {
     const pushes = campaignPushes(c.id);
     assert.equal(new Set(pushes.map((p) => p.token)).size, pushes.length, 'each device at most once');
     assert.equal(pushes.length, res.body.alreadySent);
+  });
+
+  it('Temporal unreachable: send and schedule still answer (the outbox); a cancel of a queued campaign is a 503 within 10 s, nothing changed', async () => {
+    const deadTemporal = new Client({ connection: Connection.lazy({ address: '127.0.0.1:1', connectTimeout: '1s' }) });
+    const server = createApp({ ...api.deps, temporal: deadTemporal }).listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    const dead = (path: string, body?: unknown) =>
+      fetch(`http://127.0.0.1:${(server.address() as { port: number }).port}/api/v1/campaigns${path}`, {
+        method: 'POST',
+        headers: { ...user(), 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    try {
+      const a = await draft();
+      const sent = await dead(`/${a.id}/send`);
+      assert.equal(sent.status, 202);
+      const b = await draft();
+      assert.equal((await dead(`/${b.id}/schedule`, { scheduledAt: ahead(86_400_000) })).status, 200);
+      const started = Date.now();
+      const refused = await dead(`/${b.id}/cancel`);
+      assert.equal(refused.status, 503);
+      assert.equal(((await refused.json()) as { code: string }).code, 'SERVICE_UNAVAILABLE');
+      assert.ok(Date.now() - started < 10_000);
+      assert.equal((await call('GET', `/${b.id}`)).body.status, 'Scheduled', 'nothing changed');
+      // the suite's dispatcher started both from the outbox
+      assert.equal((await campaignResult(api.deps.temporal, a.id)).status, 'Completed');
+      assert.equal((await call('POST', `/${b.id}/cancel`)).status, 200);
+    } finally {
+      server.close();
+    }
   });
 
   it("deleting the app cancels its scheduled campaign's workflow and drops what waits in the outbox", async () => {
