@@ -175,6 +175,20 @@ describe('push campaigns', () => {
     assert.equal((await campaignResult(api.deps.temporal, first.body.id)).status, 'Completed');
   });
 
+  it('a segment deleted before sending starts: the campaign is Failed with its reason, nothing sent', async () => {
+    const segmentId = await createMatchAllSegment(api.deps.db, t.appA, 'soon gone');
+    const c = await draft({ targetType: 'Segment', segmentId });
+    await api.deps.db.query(`DELETE FROM push_segments WHERE id = $1`, [segmentId]);
+    const sent = await call('POST', `/${c.id}/send`);
+    assert.equal(sent.status, 202);
+    assert.equal(sent.body.estimatedRecipients, 0);
+    assert.equal((await campaignResult(api.deps.temporal, c.id)).status, 'Failed');
+    const failed = (await call('GET', `/${c.id}`)).body;
+    assert.equal(failed.status, 'Failed');
+    assert.match(failed.failureReason, /segment/);
+    assertPushError(await call('POST', `/${c.id}/cancel`), 409, 'CONFLICT');
+  });
+
   it('a Draft has zeros for analytics; cancelling a Draft: Cancelled, never sent; then 409s', async () => {
     const c = await draft();
     const analytics = await call('GET', `/${c.id}/analytics`);

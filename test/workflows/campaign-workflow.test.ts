@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
@@ -36,6 +37,8 @@ interface Seen {
   gone?: boolean;
   /** pages wait for this when set */
   gate?: Promise<void>;
+  /** this page fails for good */
+  failPage?: number;
 }
 const seen = new Map<string, Seen>();
 const of = (campaignId: string) => seen.get(campaignId)!;
@@ -60,6 +63,7 @@ const activities: CampaignActivities = {
     const s = of(sendId);
     if (s.gate) await s.gate;
     const page = (afterPosition + 1) / PUSH_PAGE_SIZE;
+    if (page === s.failPage) throw ApplicationFailure.nonRetryable('the database is gone', 'Down');
     s.pages.push(page);
     const last = Math.min(afterPosition + limit, s.total - 1);
     s.sent += last - afterPosition;
@@ -88,9 +92,9 @@ afterAll(async () => {
   await env?.teardown();
 });
 
-async function start(o: { total: number; inMs?: number; gate?: Promise<void>; gone?: boolean }) {
+async function start(o: { total: number; inMs?: number; gate?: Promise<void>; gone?: boolean; failPage?: number }) {
   const campaignId = randomUUID();
-  seen.set(campaignId, { total: o.total, beganAt: [], pages: [], sent: 0, finished: [], rescheduled: [], gate: o.gate, gone: o.gone });
+  seen.set(campaignId, { total: o.total, beganAt: [], pages: [], sent: 0, finished: [], rescheduled: [], gate: o.gate, gone: o.gone, failPage: o.failPage });
   const now = await env.currentTimeMs();
   const scheduledAt = o.inMs === undefined ? null : new Date(now + o.inMs).toISOString();
   const input: CampaignInput = { campaignId, appId: randomUUID(), scheduledAt, searchAttributes: false };
@@ -190,6 +194,14 @@ describe('sending', () => {
     assert.equal(first.status.name, 'CONTINUED_AS_NEW');
     const history = await env.client.workflow.getHandle(handle.workflowId, handle.firstExecutionRunId).fetchHistory();
     assert.ok(history.events!.length < PAGES_PER_RUN * 6 + 50, `first run: ${history.events!.length} events`);
+  });
+
+  test('a page that cannot be sent makes the campaign Failed after the pages in flight', async () => {
+    const { handle, s } = await start({ total: 20 * PUSH_PAGE_SIZE, failPage: 3 });
+    const result = await handle.result();
+    assert.equal(result.status, 'Failed');
+    assert.deepEqual(s.finished, ['Failed']);
+    assert.ok(s.pages.length < 20, `${s.pages.length} pages sent: no page is started after the failure is known`);
   });
 
   test('a reschedule of a campaign sending now is refused as not scheduled', async () => {
