@@ -67,6 +67,7 @@ describe('push campaigns', () => {
       [{ targetType: 'All', segmentId: randomUUID() }, 'segmentId'],
       [{ imageUrl: 'javascript:alert(1)' }, 'imageUrl'],
       [{ customData: { notificationId: 'x' } }, 'customData.notificationId'],
+      [{ customData: { a: 'x\ud800' } }, 'customData.a'],
       [{ appId: 'nope' }, 'appId'],
       [{ extra: 1 }, ''],
     ];
