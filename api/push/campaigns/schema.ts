@@ -10,8 +10,6 @@ import { CustomData, MAX_PAYLOAD_BYTES } from '../notifications/schema';
 import { errorResponses, registry, USER_OR_API_KEY } from '../openapi';
 
 const NO_NUL = (s: string) => !s.includes('\u0000');
-/** An unpaired surrogate: jsonb refuses its escape (a 500 otherwise), so customData must not hold one. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const text = (min: number, max: number) =>
   z.string().trim().min(min, min ? 'must not be blank' : undefined).max(max, `must be at most ${max} characters`).refine(NO_NUL, 'must not contain NUL characters');
 
@@ -43,11 +41,6 @@ export const CreateCampaignBody = z
   })
   .strict()
   .superRefine((b, ctx) => {
-    for (const [k, v] of Object.entries(b.customData ?? {})) {
-      if (LONE_SURROGATE.test(k) || (typeof v === 'string' && LONE_SURROGATE.test(v))) {
-        ctx.addIssue({ code: 'custom', path: ['customData', k], message: 'must not hold an unpaired surrogate' });
-      }
-    }
     if (b.customData && 'imageUrl' in b.customData) ctx.addIssue({ code: 'custom', path: ['customData', 'imageUrl'], message: "'imageUrl' is a reserved key (the campaign's imageUrl goes there)" });
     if (b.targetType === 'Segment' && !b.segmentId) ctx.addIssue({ code: 'custom', path: ['segmentId'], message: 'is required when targetType is Segment' });
     if (b.targetType === 'All' && b.segmentId) ctx.addIssue({ code: 'custom', path: ['segmentId'], message: 'must be absent when targetType is All' });
