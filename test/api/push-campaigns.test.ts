@@ -275,7 +275,7 @@ describe('push campaigns', () => {
     assert.equal(pushes.length, res.body.alreadySent);
   });
 
-  it('Temporal unreachable: send and schedule still answer (the outbox); a cancel of a scheduled campaign is a 503, nothing changed', async () => {
+  it('Temporal unreachable: send and schedule still answer (the outbox); a cancel of a scheduled campaign is a 503 within 10 s, nothing changed', async () => {
     const deadTemporal = new Client({ connection: Connection.lazy({ address: '127.0.0.1:1', connectTimeout: '1s' }) });
     const server = createApp({ ...api.deps, temporal: deadTemporal }).listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
@@ -295,9 +295,7 @@ describe('push campaigns', () => {
       const refused = await dead(`/${b.id}/cancel`);
       assert.equal(refused.status, 503);
       assert.equal(((await refused.json()) as { code: string }).code, 'SERVICE_UNAVAILABLE');
-      // the 6 s deadline of the update, plus this test's lazy connection's first connect
-      // attempt (a real API's connection is made at start, and only the deadline applies)
-      assert.ok(Date.now() - started < 15_000, `answered after ${Date.now() - started} ms`);
+      assert.ok(Date.now() - started < 10_000, `answered after ${Date.now() - started} ms`);
       assert.equal((await call('GET', `/${b.id}`)).body.status, 'Scheduled', 'nothing changed');
       // the suite's dispatcher started both from the outbox
       assert.equal((await campaignResult(api.deps.temporal, a.id)).status, 'Completed');

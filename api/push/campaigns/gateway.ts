@@ -105,7 +105,7 @@ async function change<Args extends unknown[]>(
   args: Args,
 ): Promise<CampaignChangeReply> {
   const id = campaignWorkflowId(campaignId);
-  const within = <R>(fn: () => Promise<R>) => deps.temporal.withDeadline(Date.now() + TEMPORAL_DEADLINE_MS, fn);
+  const within = <R>(fn: () => Promise<R>) => bounded(deps.temporal.withDeadline(Date.now() + TEMPORAL_DEADLINE_MS, fn));
   // one signature for updates with and without arguments
   const def = update as unknown as UpdateDefinition<CampaignChangeReply, [unknown, ...unknown[]]>;
   const opts = { args: args as unknown as [unknown, ...unknown[]] };
@@ -139,6 +139,20 @@ async function change<Args extends unknown[]>(
     deps.logger.error({ err, campaignId }, 'campaign change failed');
     throw errors.unavailable();
   }
+}
+
+/**
+ * The client's retries of an unavailable server back off past the call's deadline (its
+ * last sleep alone can take 4 s), so the answer is bounded here too: a second after the
+ * deadline the request gives up (503) and the call is left to finish or fail on its own.
+ */
+function bounded<R>(call: Promise<R>): Promise<R> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('Temporal did not answer in time')), TEMPORAL_DEADLINE_MS + 1000);
+  });
+  call.catch(() => undefined); // its failure after the give-up is nobody's to handle
+  return Promise.race([call, late]).finally(() => clearTimeout(timer));
 }
 
 /** The refusal of a change the workflow could not take, in the stored row's words. */
