@@ -17,6 +17,7 @@ import { CreateOutbox1732160000080 } from './migrations/1732160000080-CreateOutb
 import { PushNotificationsHot1732180000001 } from './migrations/1732180000001-PushNotificationsHot';
 import { WorkflowStarts1732190000001 } from './migrations/1732190000001-WorkflowStarts';
 import { PushAppCredentialsNotify1732200000001 } from './migrations/1732200000001-PushAppCredentialsNotify';
+import { PushCampaigns1732200000010 } from './migrations/1732200000010-PushCampaigns';
 import { EventTriggers1732200000020 } from './migrations/1732200000020-EventTriggers';
 
 // Schema changes only ever come from the hand-written migrations listed here;
@@ -34,6 +35,7 @@ export const MIGRATIONS = [
   PushNotificationsHot1732180000001,
   WorkflowStarts1732190000001,
   PushAppCredentialsNotify1732200000001,
+  PushCampaigns1732200000010,
   EventTriggers1732200000020,
 ];
 

@@ -16,12 +16,19 @@ export const MAX_PAYLOAD_BYTES = 4096;
  */
 const RESERVED = /^(from|notification|message_type|collapse_key|notificationId|campaignId|deepLink|google\..*|gcm\..*)$/;
 
-const CustomData = z
+export /** An unpaired surrogate: jsonb refuses its escape (a 500 otherwise). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+export const CustomData = z
   .record(z.union([z.string(), z.number(), z.boolean(), z.null()]))
   .superRefine((data, ctx) => {
     for (const key of Object.keys(data)) {
       if (RESERVED.test(key)) ctx.addIssue({ code: 'custom', path: [key], message: `'${key}' is a reserved key` });
       if (!key.length) ctx.addIssue({ code: 'custom', message: 'keys must not be empty' });
+      const value = data[key];
+      if (LONE_SURROGATE.test(key) || (typeof value === 'string' && LONE_SURROGATE.test(value))) {
+        ctx.addIssue({ code: 'custom', path: [key], message: 'must not hold an unpaired surrogate' });
+      }
     }
   })
   .openapi({ description: 'Flat key → string, number, boolean or null; sent as the push data (values as strings)', example: { level: '12' } });
