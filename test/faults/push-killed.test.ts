@@ -17,10 +17,11 @@ import { createDataSource } from '../../db/data-source';
 import { demoCredentials } from '../../lib/push/demo-credentials';
 import { startPushSink, type PushSink } from '../../scripts/push-sink';
 import type { TestApi } from '../support/api';
-import { carefulClient, failuresOf, type Attempt, type Operation } from '../support/careful-client';
+import { carefulClient, failuresOf, type Attempt, type CarefulClientOptions, type Operation } from '../support/careful-client';
 import { freePort, OwnPostgres, ownRedis, ownTemporal, stopFaultServices, workerProcess, type Restartable } from '../support/fault-services';
 import { startPushApi } from '../support/push';
 import { insertDevices, pushTenant, type PushTenant } from '../support/push-send';
+import { campaignFaultLoad } from '../support/push-fault-campaigns';
 import { sinkRecords, type SinkRecord } from '../support/push-sink';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -96,18 +97,30 @@ interface Phase {
   recoverySeconds?: number;
 }
 
-test('kill the push worker, Temporal, PostgreSQL and Redis in turn under a register and send load', async () => {
-  const client = carefulClient({
-    baseUrl: api.baseUrl,
-    headers: { authorization: `ApiKey ${tenant.apiKey}` },
-    isEnvelope: (b) => typeof b?.message === 'string' && typeof b?.code === 'string',
-    inProgress: (b) => b?.code === 'CONFLICT' && /in progress/i.test(b?.message ?? ''),
-    answerBoundMs: ANSWER_BOUND_MS,
-    retryDelayMs: 300,
-  });
+test('kill the push worker, Temporal, PostgreSQL and Redis in turn under a register, send, campaign and trigger load', async () => {
+  const clientOf = (apiKey: string) =>
+    carefulClient({
+      baseUrl: api.baseUrl,
+      headers: { authorization: `ApiKey ${apiKey}` },
+      isEnvelope: (b) => typeof b?.message === 'string' && typeof b?.code === 'string',
+      inProgress: (b) => b?.code === 'CONFLICT' && /in progress/i.test(b?.message ?? ''),
+      answerBoundMs: ANSWER_BOUND_MS,
+      retryDelayMs: 300,
+    } satisfies CarefulClientOptions);
+  const client = clientOf(tenant.apiKey);
   const pool: Device[] = (
     await insertDevices(api.deps.db, tenant.appId, POOL, { prefix: `pool-${Date.now()}`, platform: (n) => (n % 2 ? 'iOS' : 'Android') })
   ).map(({ id, token, platform }) => ({ id, token, platform }));
+  // the campaign phase: a 10,000-device campaign mid-fan-out at the worker's kill, campaigns
+  // sent and scheduled into every fault's down time, a stream of trigger firings
+  const campaigns = await campaignFaultLoad({
+    api,
+    db: api.deps.db,
+    tenant,
+    client: (apiKey) => clientOf(apiKey).run,
+    pool,
+    sinkTotal: () => sink.counts.fcm + sink.counts.apns,
+  });
   const registers: Array<Operation<{ id: string }> & { token: string; relaunchOf?: string }> = [];
   const sends: Array<Operation<SendAnswer> & { title: string; devices: Device[] }> = [];
   const registered: Device[] = [];
@@ -179,6 +192,7 @@ test('kill the push worker, Temporal, PostgreSQL and Redis in turn under a regis
   const load = [
     ...Array.from({ length: REGISTER_CLIENTS }, (_, n) => registerClient(n)),
     ...Array.from({ length: SEND_CLIENTS }, (_, n) => sendClient(n)),
+    campaigns.fireClient(() => loadOn),
   ];
   const faults: Array<[string, () => void | Promise<void>, () => Promise<void>]> = [
     ['push worker (SIGKILL)', () => worker.kill9(), () => worker.start()],
@@ -188,6 +202,7 @@ test('kill the push worker, Temporal, PostgreSQL and Redis in turn under a regis
   ];
   await sleep(3000);
   for (const [name, kill, restart] of faults) {
+    await campaigns.beforeFault(name);
     const phase: Phase = { name, from: Date.now() };
     phases.push(phase);
     await kill();
@@ -205,7 +220,7 @@ test('kill the push worker, Temporal, PostgreSQL and Redis in turn under a regis
   if (!worker.running) await worker.start();
 
   const phaseOf = (at: number) => [...phases].reverse().find((p) => p.from <= at)!.name;
-  const ops: Operation[] = [...registers, ...sends];
+  const ops: Operation[] = [...registers, ...sends, ...campaigns.operations()];
   const failures = failuresOf(ops);
 
   // every retrying client answered
@@ -259,6 +274,10 @@ test('kill the push worker, Temporal, PostgreSQL and Redis in turn under a regis
   for (const id of expected.keys()) {
     for (const r of received.get(id)!.slice(1)) repeats.set(phaseOf(Date.parse(r.receivedAt)), (repeats.get(phaseOf(Date.parse(r.receivedAt))) ?? 0) + 1);
   }
+  // campaigns and firings: every device of each campaign's snapshot and every firing at
+  // the sink under one notificationId, none before its time (test/support/push-fault-campaigns.ts)
+  const campaignCheck = await campaigns.check(() => sinkRecords(sink.dir), phaseOf, 150_000);
+  for (const [phase, n] of campaignCheck.repeats) repeats.set(phase, (repeats.get(phase) ?? 0) + n);
   assert.equal(repeats.get('no fault') ?? 0, 0, 'repeats without a fault');
 
   // every failure a 503 (or 429) in the push envelope with Retry-After, or a 409 in
@@ -291,6 +310,6 @@ test('kill the push worker, Temporal, PostgreSQL and Redis in turn under a regis
   const repeated = [...repeats.values()].reduce((a, b) => a + b, 0);
   console.log(
     `push faults: ${registers.length} registers, ${sends.length} sends (${expected.size} notifications), ` +
-      `${failures.length} failed attempts (${failures.filter((f) => f.status === 503).length} × 503), ${repeated} repeated pushes`,
+      `${campaignCheck.summary}, ${failures.length} failed attempts (${failures.filter((f) => f.status === 503).length} × 503), ${repeated} repeated pushes`,
   );
-}, 240_000);
+}, 420_000);
