@@ -102,7 +102,12 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignRe
   } else {
     phase = 'starting';
     const begun = await steps.beginCampaignSend({ campaignId });
-    if (begun.kind === 'gone') return { status: 'Gone', sent: 0, failed: 0, pages: 0 };
+    if (begun.kind === 'gone') {
+      // deleted with its app: a cancel waiting here gets its answer (the API then finds nothing: 404)
+      [phase, reply] = ['done', { status: 'Cancelled', sent: 0 }];
+      await condition(allHandlersFinished);
+      return { status: 'Gone', sent: 0, failed: 0, pages: 0 };
+    }
     if (begun.kind === 'finished') return end(begun.status === 'Failed' ? 'Failed' : 'Cancelled');
     ({ sendId, total } = begun);
     show('Sending');

@@ -8,14 +8,16 @@ import { campaignWorkflowId } from '../../../workflows/campaign/contract';
 import type { AppDeps } from '../../deps';
 import { pushApiKeys } from '../auth';
 
-const TEMPORAL_DEADLINE_MS = 5000;
+const TEMPORAL_DEADLINE_MS = 3000;
+const CANCEL_WAIT_MS = 3500;
 
 export async function deleteAppAndCampaigns(deps: AppDeps, appId: string): Promise<void> {
   const { liveCampaignIds } = await deleteApp(deps.db, appId, (keyIds) => pushApiKeys(deps).revoke(keyIds));
   const ids = liveCampaignIds.map(campaignWorkflowId);
   await forgetWorkflowStarts(deps.db, ids);
-  // best effort: a workflow this misses finds its campaign gone when it wakes and ends without sending
-  await Promise.all(
+  // best effort, and never more than CANCEL_WAIT_MS of the answer (Temporal may be down):
+  // a workflow this misses finds its campaign gone when it wakes and ends without sending
+  const cancels = Promise.all(
     ids.map((id) =>
       deps.temporal
         .withDeadline(Date.now() + TEMPORAL_DEADLINE_MS, () => deps.temporal.workflow.getHandle(id).cancel())
@@ -24,4 +26,7 @@ export async function deleteAppAndCampaigns(deps: AppDeps, appId: string): Promi
         }),
     ),
   );
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([cancels, new Promise<void>((r) => (timer = setTimeout(r, CANCEL_WAIT_MS)))]);
+  clearTimeout(timer);
 }
