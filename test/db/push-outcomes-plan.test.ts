@@ -7,7 +7,7 @@
 // A database of its own, so that its statistics are this test's alone.
 import assert from 'node:assert/strict';
 import { connectDb, type Db } from '../../db/db';
-import { insertSend, recordOutcomes } from '../../db/repositories/push-sends';
+import { insertSend, pageToSend, recordOutcomes } from '../../db/repositories/push-sends';
 import { createPushCompanyAndApp, insertManyDevices } from '../support/push-device-factories';
 import { throwawayDatabase, type ThrowawayDb } from '../support/throwaway-db';
 
@@ -53,6 +53,29 @@ async function recordAndCount(outcomes: Parameters<typeof recordOutcomes>[1]) {
     return { moved, seqRead: delta('seqRead'), indexFetched: delta('indexFetched'), updated: delta('updated'), hot: delta('hot') };
   });
 }
+
+// First, while push_notifications has no statistics yet (a fresh database: the first big
+// campaign's snapshot is the table's first rows).
+test('a page of a send just written reads its own rows, not the rest of the send', async () => {
+  const { sendId } = await newSend();
+  await db.query(
+    `INSERT INTO push_notifications (id, send_id, app_id, device_id, position, platform)
+     SELECT gen_random_uuid(), $1, $2, ($3::uuid[])[1 + n % $4], $4 + n, 'Android' FROM generate_series(0, $5 - 1) AS n`,
+    [sendId, appId, devices.map((d) => d.id), DEVICES, 30_000],
+  );
+  const r = await db.transaction(async (m) => {
+    const [before] = await m.query(STATS);
+    const page = await pageToSend(m, sendId, 15_000, 500);
+    const [after] = await m.query(STATS);
+    return { page, seqRead: (after?.seqRead ?? 0) - (before?.seqRead ?? 0), indexFetched: (after?.indexFetched ?? 0) - (before?.indexFetched ?? 0) };
+  });
+  assert.equal(r.page.rows.length, 500);
+  assert.equal(r.page.rows[0].position, 15_001);
+  assert.ok(r.page.more);
+  // the page (and the one row that says more follow), by the (send_id, position) key
+  assert.equal(r.seqRead, 0, 'push_notifications was scanned');
+  assert.ok(r.indexFetched <= 501, `${r.indexFetched} rows fetched for a page of 500`);
+});
 
 test('a page of outcomes reads only its own rows although the statistics say nothing is queued', async () => {
   // a table of some size whose every row is recorded sent, then ANALYZE: the statistics
