@@ -78,21 +78,23 @@ export interface SendPhase {
   wallSec: number;
 }
 
-type SinkLine = { data: { notificationId: string }; receivedAt: string };
+/** one line of the sink's jsonl (scripts/push-sink/records.ts): the fields the benches read */
+export type SinkLine = { service: 'fcm' | 'apns'; token: string; body: string | null; data: { notificationId: string; campaignId?: string }; receivedAt: string };
 
 /**
  * The sink's records appended since the reader was made, each returned once: only the
  * bytes appended since the last call are read and parsed. Re-reading (and re-parsing)
  * whole files every 250 ms would take CPU from the very run it measures.
  */
-function sinkReader(dir: string): () => SinkLine[] {
-  const files = ['fcm.jsonl', 'apns.jsonl'].map((f) => join(dir, f));
+export function sinkReader(dir: string): () => SinkLine[] {
+  const services = ['fcm', 'apns'] as const;
+  const files = services.map((s) => join(dir, `${s}.jsonl`));
   const sizeOf = (p: string) => (existsSync(p) ? statSync(p).size : 0);
   const offsets = new Map(files.map((p) => [p, sizeOf(p)])); // earlier rounds' records are not ours
   const partial = new Map<string, string>();
   return () => {
     const out: SinkLine[] = [];
-    for (const p of files) {
+    for (const [k, p] of files.entries()) {
       const from = offsets.get(p)!;
       const size = sizeOf(p);
       if (size <= from) continue;
@@ -106,7 +108,7 @@ function sinkReader(dir: string): () => SinkLine[] {
       offsets.set(p, size);
       const lines = ((partial.get(p) ?? '') + buf.toString('utf8')).split('\n');
       partial.set(p, lines.pop() ?? ''); // a line still being written
-      for (const line of lines) if (line) out.push(JSON.parse(line));
+      for (const line of lines) if (line) out.push({ ...JSON.parse(line), service: services[k] });
     }
     return out;
   };
