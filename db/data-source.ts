@@ -16,6 +16,7 @@ import { EventsRetention1732160000070 } from './migrations/1732160000070-EventsR
 import { CreateOutbox1732160000080 } from './migrations/1732160000080-CreateOutbox';
 import { PushNotificationsHot1732180000001 } from './migrations/1732180000001-PushNotificationsHot';
 import { WorkflowStarts1732190000001 } from './migrations/1732190000001-WorkflowStarts';
+import { EventTriggers1732200000020 } from './migrations/1732200000020-EventTriggers';
 
 // Schema changes only ever come from the hand-written migrations listed here;
 // `synchronize` stays off so TypeORM never alters a table by itself.
@@ -31,6 +32,7 @@ export const MIGRATIONS = [
   CreateOutbox1732160000080,
   PushNotificationsHot1732180000001,
   WorkflowStarts1732190000001,
+  EventTriggers1732200000020,
 ];
 
 /** The node-postgres pool TypeORM built for each DataSource (set by `initialize()`). */

@@ -5,6 +5,7 @@
 import { createPushSendActivities } from '../activities/push/send-page';
 import { transportOpener } from '../activities/push/open-transport';
 import { createTransportCache } from '../activities/push/transports';
+import { createTriggerFiringActivities } from '../activities/push/trigger-firing';
 import { PUSH_QUEUE } from '../workflows/push-send/contract';
 import type { QueueEntry } from './queue-entry';
 
@@ -23,10 +24,14 @@ export const PUSH_PAGES_IN_FLIGHT = 8;
 export const pushQueue: QueueEntry = {
   name: PUSH_QUEUE,
   workflowsPath: require.resolve('../workflows/queues/push'),
-  workflowTypes: ['pushSendWorkflow'],
+  workflowTypes: ['pushSendWorkflow', 'triggerFiringWorkflow'],
   options: { maxConcurrentActivityTaskExecutions: PUSH_PAGES_IN_FLIGHT },
   activities({ config, db }) {
-    return createPushSendActivities({ db, openTransport: transportOpener(config), transports: createTransportCache() });
+    return {
+      ...createPushSendActivities({ db, openTransport: transportOpener(config), transports: createTransportCache() }),
+      // event trigger firings (workflows/trigger-firing): their own steps; the push is sendPushPage above
+      ...createTriggerFiringActivities({ db }),
+    };
   },
   startsFromOutbox: true,
 };

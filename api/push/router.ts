@@ -6,6 +6,7 @@ import { pushApiKeysRouter } from './api-keys/routes';
 import { pushAppsRouter } from './apps/routes';
 import { pushAuthRouter } from './auth/routes';
 import { pushDevicesRouter } from './devices/routes';
+import { pushEventTriggersRouter } from './event-triggers/routes';
 import { pushNotificationsRouter } from './notifications/routes';
 import { pushSegmentsRouter } from './segments/routes';
 import { anonymousLimit, pushHealth } from './health';
@@ -32,6 +33,7 @@ export function pushRouter(deps: AppDeps): Router {
     pushSegmentsRouter(deps),
     pushNotificationsRouter(deps),
     pushAnalyticsRouter(deps),
+    pushEventTriggersRouter(deps),
   ]) {
     router.use(r.routes());
   }

@@ -16,6 +16,8 @@ import { PushApp } from './push-app.entity';
 import { PushApiKey } from './push-api-key.entity';
 import { PushDevice } from './push-device.entity';
 import { PushSegment } from './push-segment.entity';
+import { PushEventTrigger } from './push-event-trigger.entity';
+import { PushTriggerFiring } from './push-trigger-firing.entity';
 import { PushSend } from './push-send.entity';
 import { PushNotification } from './push-notification.entity';
 import { SigningKey } from './signing-key.entity';
@@ -47,6 +49,8 @@ export {
   PushSegment,
   PushSend,
   PushNotification,
+  PushEventTrigger,
+  PushTriggerFiring,
   SigningKey,
   Ticket,
   TicketAudit,
@@ -87,4 +91,6 @@ export const ENTITIES = [
   PushSegment,
   PushSend,
   PushNotification,
+  PushEventTrigger,
+  PushTriggerFiring,
 ];

@@ -45,6 +45,28 @@ export async function enqueueWorkflowStart(executor: Executor, start: OutboxStar
   );
 }
 
+/**
+ * Several starts in one statement (a fire that matched several triggers): the same as
+ * enqueueWorkflowStart for each, one round trip.
+ */
+export async function enqueueWorkflowStarts(executor: Executor, starts: OutboxStart[]): Promise<void> {
+  if (starts.length <= 1) return starts.length ? enqueueWorkflowStart(executor, starts[0]) : undefined;
+  await sql(
+    executor,
+    `INSERT INTO workflow_starts (workflow_id, workflow_type, task_queue, args, search_attributes, memo)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::jsonb[], $5::jsonb[], $6::jsonb[])
+     ON CONFLICT (workflow_id) DO NOTHING`,
+    [
+      starts.map((s) => s.workflowId),
+      starts.map((s) => s.workflowType),
+      starts.map((s) => s.taskQueue),
+      starts.map((s) => JSON.stringify(s.args)),
+      starts.map((s) => (s.searchAttributes ? JSON.stringify(s.searchAttributes) : null)),
+      starts.map((s) => (s.memo ? JSON.stringify(s.memo) : null)),
+    ],
+  );
+}
+
 /** The pending start of a workflow id, if that workflow is not known to be started. */
 export async function findWorkflowStart(executor: Executor, workflowId: string): Promise<OutboxStart | null> {
   const row = await managerOf(executor).findOne(WorkflowStart, { where: { workflowId } });

@@ -18,3 +18,36 @@ export interface PushAppRecord {
 
 /** Drops revoked keys from every process's key cache (the HTTP layer's Redis markers). */
 export type RevokeKeyMarkers = (keyIds: string[]) => Promise<void>;
+
+/** The operators of an event trigger's conditions (trigger.rules.ts decides each). */
+export const TRIGGER_OPERATORS = ['equals', 'not_equals', 'greater_than', 'less_than', 'contains', 'exists'] as const;
+export type TriggerOperator = (typeof TRIGGER_OPERATORS)[number];
+
+/** One condition over a fired property: `field` is `properties.<name>`. */
+export interface TriggerCondition {
+  field: string;
+  operator: TriggerOperator;
+  /** absent only for `exists` (which then means true) */
+  value?: string | number | boolean | null;
+}
+
+/** An app's event trigger as stored. */
+export interface EventTriggerRecord {
+  id: string;
+  appId: string;
+  name: string;
+  eventName: string;
+  delayMinutes: number;
+  conditions: TriggerCondition[];
+  title: string;
+  body: string;
+  enabled: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** What became of a firing: pending until due, then sent/failed (its one push) or skipped_*. */
+export type FiringStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'skipped_disabled' | 'skipped_deleted' | 'skipped_device';
+
+/** What a due firing's workflow answers: its status after the attempt; `gone` when its app was deleted (the firing went with it). */
+export type FiringOutcome = Exclude<FiringStatus, 'pending'> | 'gone';

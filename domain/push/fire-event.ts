@@ -1,0 +1,65 @@
+// POST /event-triggers/fire (docs/push.md, "Event triggers"): one read (the device is
+// the app's, and the app's enabled triggers of the event), the conditions and the text
+// decided here (trigger.rules.ts), then ONE transaction: a firing row per matched trigger
+// with its rendered text and due time, and each firing's workflow in the workflow-start
+// outbox (both in one statement each). Temporal is not called: the push worker's start
+// dispatcher starts the workflows, so a committed firing always gets its workflow, once.
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../../db/db';
+import { bindIdempotencyResource } from '../../db/repositories/idempotency-keys';
+import { countFiringsOf, fireCandidates, insertFirings, type NewFiring } from '../../db/repositories/push-event-triggers';
+import { enqueueWorkflowStarts, type OutboxStart } from '../../db/repositories/workflow-starts';
+import { DomainError } from '../errors';
+import { deviceNotFound } from './not-found';
+import type { SendIdempotency } from './send';
+import { conditionsHold, renderFiring } from './trigger.rules';
+
+export interface FireRequest {
+  appId: string;
+  deviceId: string;
+  eventName: string;
+  properties: Record<string, unknown>;
+}
+
+export interface FireOptions {
+  /** a firing's workflow, as the outbox is to start it */
+  workflowOf(firing: { firingId: string; sendAt: Date }): OutboxStart;
+  idempotency?: SendIdempotency;
+  /** the fire's time (tests stand at a boundary with it) */
+  now?: Date;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Answers how many triggers matched (each one firing, each one push when due). A device
+ * that is not the app's (unknown, another app's, malformed id) is device_not_found: a
+ * typo in a deviceId must not look like "no trigger matched".
+ *
+ * Under an Idempotency-Key the fire's id is bound to the key in its transaction, so a
+ * retry after a lost answer counts the firings made then instead of firing again.
+ */
+export async function fireEvent(db: Db, request: FireRequest, opts: FireOptions): Promise<{ triggersMatched: number }> {
+  const idem = opts.idempotency;
+  if (idem?.resourceId) return { triggersMatched: await countFiringsOf(db, idem.resourceId) };
+  const { appId, deviceId, properties } = request;
+  if (!UUID.test(deviceId)) throw deviceNotFound(deviceId);
+  const { deviceKnown, triggers } = await fireCandidates(db, appId, deviceId, request.eventName);
+  if (!deviceKnown) throw deviceNotFound(deviceId);
+  const now = opts.now ?? new Date();
+  const firings: NewFiring[] = triggers
+    .filter((t) => conditionsHold(t.conditions, properties))
+    .map((t) => ({ id: randomUUID(), triggerId: t.id, sendAt: new Date(now.getTime() + t.delayMinutes * 60_000), ...renderFiring(t, properties) }));
+  // nothing matched: nothing to store, no workflow
+  if (!firings.length) return { triggersMatched: 0 };
+  const fireId = randomUUID();
+  await db.transaction(async (m) => {
+    await insertFirings(m, { fireId, appId, deviceId }, firings);
+    await enqueueWorkflowStarts(m, firings.map((f) => opts.workflowOf({ firingId: f.id, sendAt: f.sendAt })));
+    // a retry took the key over while this request waited: it answers, this one must not fire
+    if (idem && !(await bindIdempotencyResource(m, idem.scope, idem.key, idem.token, fireId))) {
+      throw new DomainError('conflict', 'idempotency_request_in_progress', 'A request with this Idempotency-Key is still in progress');
+    }
+  });
+  return { triggersMatched: firings.length };
+}
