@@ -135,7 +135,8 @@ async function main(): Promise<number> {
       results.seeded = { devices: deviceIds.length, seconds: (Date.now() - s) / 1000 };
     });
     let fireDone = !CONFIG.phases.includes('fire');
-    for (const workers of CONFIG.workers) {
+    // without the campaign phase, the fires need only the first worker count
+    for (const workers of CONFIG.phases.includes('campaign') ? CONFIG.workers : CONFIG.workers.slice(0, 1)) {
       while (apps.workers.length < workers) apps.addWorker();
       await Promise.all(apps.workers.map(waitForWorker));
       const named = Object.fromEntries(apps.workers.map((w, i) => [i ? `worker ${i + 1}` : 'worker', w]));
