@@ -11,12 +11,13 @@
 import { percentile, runHttp, type RunStats } from '../lib/load';
 import { sleep } from '../lib/procs';
 import { sinkReader, type Tenant } from '../push/phases';
-import { json } from './phases';
+import { json, logIn } from './phases';
 
 export const FIRE_EVENT = 'bench_fire';
 
 /** A delay-0 trigger on FIRE_EVENT whose body carries the fire's `seq`; answers its id. */
 export async function createFireTrigger(t: Tenant, tag: string): Promise<string> {
+  await logIn(t);
   const trigger = await json(
     `${t.api}/api/v1/event-triggers`,
     'POST',

@@ -6,18 +6,23 @@ import { connectDb } from '../../db/db';
 import { insertDeviceRows, type NewDeviceRow } from '../../db/repositories/push-devices';
 import { measureSinkCapacity, type SinkCapacity } from '../../scripts/push-sink/capacity';
 import { sleep } from '../lib/procs';
-import { sinkReader, type Tenant } from '../push/phases';
+import { BENCH_PASSWORD, sinkReader, type Tenant } from '../push/phases';
 
 export const json = async (url: string, method: string, body: unknown, auth?: string, headers: Record<string, string> = {}) => {
   const res = await fetch(url, {
     method,
-    headers: { 'content-type': 'application/json', ...(auth ? { authorization: auth } : {}), ...headers },
+    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(auth ? { authorization: auth } : {}), ...headers },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
   if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${text.slice(0, 500)}`);
   return text ? JSON.parse(text) : undefined;
 };
+
+/** A fresh access token for the tenant's account (they live 15 minutes; a full run is longer). */
+export async function logIn(t: Tenant): Promise<void> {
+  t.token = (await json(`${t.api}/api/v1/auth/login`, 'POST', { email: t.email, password: BENCH_PASSWORD })).accessToken;
+}
 
 /**
  * `count` active devices of the app, half Android (even n) and half iOS (odd n), written
@@ -94,6 +99,7 @@ const TERMINAL = new Set(['Completed', 'Cancelled', 'Failed']);
  * of `devices` devices has its push and the API says the campaign ended (at most `drainSec`).
  */
 export async function campaignPhase(t: Tenant, o: { devices: number; sinkDir: string; drainSec: number; label: string }): Promise<CampaignPhase> {
+  await logIn(t);
   const bearer = `Bearer ${t.token}`;
   const campaign = await json(`${t.api}/api/v1/campaigns`, 'POST', { appId: t.appId, name: `bench ${o.label}`, title: `Bench ${o.label}`, body: 'campaign fan-out', targetType: 'All' }, bearer);
   const campaignId: string = campaign.id;

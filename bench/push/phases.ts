@@ -9,6 +9,8 @@ import { sleep } from '../lib/procs';
 
 export interface Tenant {
   api: string;
+  /** the account's; its access token lives 15 minutes, a longer run logs in again (password BENCH_PASSWORD) */
+  email: string;
   token: string;
   appId: string;
   apiKey: string;
@@ -25,17 +27,19 @@ const json = async (url: string, method: string, body: unknown, auth?: string) =
   return text ? JSON.parse(text) : undefined;
 };
 
+export const BENCH_PASSWORD = 'bench password 1';
+
 /** An account, an app with the sink's demo credentials, and an API key, over HTTP. */
 export async function setUpTenant(api: string): Promise<Tenant> {
-  const email = `bench-${Date.now()}@example.com`;
-  const { accessToken: token } = await json(`${api}/api/v1/auth/register`, 'POST', { email, password: 'bench password 1', name: 'Bench' });
+  const email = `bench-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+  const { accessToken: token } = await json(`${api}/api/v1/auth/register`, 'POST', { email, password: BENCH_PASSWORD, name: 'Bench' });
   const bearer = `Bearer ${token}`;
   const creds = demoCredentials();
   const app = await json(`${api}/api/v1/apps`, 'POST', { name: 'Bench', bundleId: creds.apns.bundleId, platform: 'Android' }, bearer);
   await json(`${api}/api/v1/apps/${app.id}/fcm-config`, 'PUT', { serviceAccountJson: creds.serviceAccountJson }, bearer);
   await json(`${api}/api/v1/apps/${app.id}/apns-config`, 'PUT', creds.apns, bearer);
   const key = await json(`${api}/api/v1/api-keys`, 'POST', { appId: app.id, name: 'bench' }, bearer);
-  return { api, token, appId: app.id, apiKey: key.key };
+  return { api, email, token, appId: app.id, apiKey: key.key };
 }
 
 /** POST /devices/register with unique tokens for `sec` seconds on `connections` connections. */
