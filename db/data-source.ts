@@ -16,6 +16,7 @@ import { EventsRetention1732160000070 } from './migrations/1732160000070-EventsR
 import { CreateOutbox1732160000080 } from './migrations/1732160000080-CreateOutbox';
 import { PushNotificationsHot1732180000001 } from './migrations/1732180000001-PushNotificationsHot';
 import { WorkflowStarts1732190000001 } from './migrations/1732190000001-WorkflowStarts';
+import { PushCampaigns1732200000010 } from './migrations/1732200000010-PushCampaigns';
 import { EventTriggers1732200000020 } from './migrations/1732200000020-EventTriggers';
 
 // Schema changes only ever come from the hand-written migrations listed here;
@@ -32,6 +33,7 @@ export const MIGRATIONS = [
   CreateOutbox1732160000080,
   PushNotificationsHot1732180000001,
   WorkflowStarts1732190000001,
+  PushCampaigns1732200000010,
   EventTriggers1732200000020,
 ];
 

@@ -2,6 +2,7 @@
 // send) and its page activity. A send's workflow starts from the workflow-start outbox
 // (the send, its rows and its entry commit together). This queue scales apart from the
 // rest (design.md): run more `npm run worker -- push` processes for more fan-out.
+import { createCampaignActivities } from '../activities/push/campaign';
 import { createPushSendActivities } from '../activities/push/send-page';
 import { transportOpener } from '../activities/push/open-transport';
 import { createTransportCache } from '../activities/push/transports';
@@ -24,13 +25,15 @@ export const PUSH_PAGES_IN_FLIGHT = 8;
 export const pushQueue: QueueEntry = {
   name: PUSH_QUEUE,
   workflowsPath: require.resolve('../workflows/queues/push'),
-  workflowTypes: ['pushSendWorkflow', 'triggerFiringWorkflow'],
+  workflowTypes: ['pushSendWorkflow', 'triggerFiringWorkflow', 'campaignWorkflow'],
   options: { maxConcurrentActivityTaskExecutions: PUSH_PAGES_IN_FLIGHT },
   activities({ config, db }) {
     return {
       ...createPushSendActivities({ db, openTransport: transportOpener(config), transports: createTransportCache() }),
       // event trigger firings (workflows/trigger-firing): their own steps; the push is sendPushPage above
       ...createTriggerFiringActivities({ db }),
+      // campaigns: the audience snapshot and the campaign's status; their pages are sendPushPage
+      ...createCampaignActivities({ db }),
     };
   },
   startsFromOutbox: true,

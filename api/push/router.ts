@@ -5,6 +5,7 @@ import { pushAnalyticsRouter } from './analytics/routes';
 import { pushApiKeysRouter } from './api-keys/routes';
 import { pushAppsRouter } from './apps/routes';
 import { pushAuthRouter } from './auth/routes';
+import { pushCampaignsRouter } from './campaigns/routes';
 import { pushDevicesRouter } from './devices/routes';
 import { pushEventTriggersRouter } from './event-triggers/routes';
 import { pushNotificationsRouter } from './notifications/routes';
@@ -34,6 +35,7 @@ export function pushRouter(deps: AppDeps): Router {
     pushNotificationsRouter(deps),
     pushAnalyticsRouter(deps),
     pushEventTriggersRouter(deps),
+    pushCampaignsRouter(deps),
   ]) {
     router.use(r.routes());
   }

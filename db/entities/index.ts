@@ -20,6 +20,7 @@ import { PushEventTrigger } from './push-event-trigger.entity';
 import { PushTriggerFiring } from './push-trigger-firing.entity';
 import { PushSend } from './push-send.entity';
 import { PushNotification } from './push-notification.entity';
+import { PushCampaign } from './push-campaign.entity';
 import { SigningKey } from './signing-key.entity';
 import { TicketAudit } from './ticket-audit.entity';
 import { TicketUsage } from './ticket-usage.entity';
@@ -51,6 +52,7 @@ export {
   PushNotification,
   PushEventTrigger,
   PushTriggerFiring,
+  PushCampaign,
   SigningKey,
   Ticket,
   TicketAudit,
@@ -93,4 +95,5 @@ export const ENTITIES = [
   PushNotification,
   PushEventTrigger,
   PushTriggerFiring,
+  PushCampaign,
 ];

@@ -10,7 +10,7 @@ import { PushSend } from './push-send.entity';
  */
 @Entity({ name: 'push_notifications' })
 @Check('push_notifications_platform_check', `platform IN ('Android','iOS')`)
-@Check('push_notifications_status_check', `status IN ('queued','sent','failed')`)
+@Check('push_notifications_status_check', `status IN ('queued','sent','failed','cancelled')`)
 @Unique('push_notifications_send_id_position_key', ['sendId', 'position'])
 @Index('push_notifications_app_queued', ['appId', 'queuedAt'])
 @Index('push_notifications_device', ['deviceId'])
@@ -47,7 +47,8 @@ export class PushNotification {
   platform!: 'Android' | 'iOS';
 
   @Column({ type: 'text', default: 'queued' })
-  status!: 'queued' | 'sent' | 'failed';
+  /** `cancelled`: a cancelled campaign's row that was never pushed */
+  status!: 'queued' | 'sent' | 'failed' | 'cancelled';
 
   @Column({ type: 'text', nullable: true })
   error!: string | null;

@@ -5,6 +5,7 @@ import { PushApp } from './push-app.entity';
 @Entity({ name: 'push_sends' })
 @Check('push_sends_status_check', `status IN ('queued','sending','done')`)
 @Index('push_sends_app', ['appId', 'createdAt'])
+@Index('push_sends_campaign', ['campaignId'], { unique: true })
 export class PushSend {
   @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'push_sends_pkey' })
   id!: string;
@@ -16,7 +17,7 @@ export class PushSend {
   @JoinColumn({ name: 'app_id', foreignKeyConstraintName: 'push_sends_app_id_fkey' })
   app?: Relation<PushApp>;
 
-  /** set for campaign sends (push part 2) */
+  /** set for campaign sends: at most one send per campaign (its audience snapshot) */
   @Column({ name: 'campaign_id', type: 'uuid', nullable: true })
   campaignId!: string | null;
 

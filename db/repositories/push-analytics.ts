@@ -14,13 +14,13 @@ export interface Counts {
 // A delivery report proves the push went out even when its outcome was recorded failed
 // (a retryable error after the service had accepted it) or not yet recorded: such a
 // notification counts as sent, not failed, so delivered ≤ sent and opened ≤ delivered.
-const COUNTS = `
+export const COUNTS = `
   count(*) FILTER (WHERE status = 'sent' OR delivered_at IS NOT NULL) AS sent,
   count(*) FILTER (WHERE delivered_at IS NOT NULL) AS delivered,
   count(*) FILTER (WHERE opened_at IS NOT NULL) AS opened,
   count(*) FILTER (WHERE status = 'failed' AND delivered_at IS NULL) AS failed`;
 
-const toCounts = (r: Record<string, unknown>): Counts => ({
+export const toCounts = (r: Record<string, unknown>): Counts => ({
   sent: Number(r.sent ?? 0),
   delivered: Number(r.delivered ?? 0),
   opened: Number(r.opened ?? 0),

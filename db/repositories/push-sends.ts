@@ -93,7 +93,7 @@ export async function startSending(executor: Executor, sendId: string): Promise<
 export interface PageRow {
   notificationId: string;
   position: number;
-  status: 'queued' | 'sent' | 'failed';
+  status: 'queued' | 'sent' | 'failed' | 'cancelled';
   platform: 'Android' | 'iOS';
   deviceId: string | null;
   /** null when the device was deleted since the send was queued */

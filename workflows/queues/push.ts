@@ -2,3 +2,4 @@
 // (workers/queue-push.ts).
 export { pushSendWorkflow } from '../push-send/push-send.workflow';
 export { triggerFiringWorkflow } from '../trigger-firing/trigger-firing.workflow';
+export { campaignWorkflow } from '../campaign/campaign.workflow';

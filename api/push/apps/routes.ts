@@ -4,10 +4,10 @@ import { errors } from '../../kit/errors';
 import { parse } from '../../kit/validation';
 import { findPushApp, listPushApps } from '../../../db/repositories/push-apps';
 import { createApp } from '../../../domain/push/create-app';
-import { deleteApp } from '../../../domain/push/delete-app';
 import { renameApp, setAppCredentials } from '../../../domain/push/update-app';
 import { CredentialError, parseApnsConfig, parseFcmServiceAccount } from '../../../lib/push/credentials';
-import { appFor, principalOf, pushApiKeys, pushAuth, requireUser } from '../auth';
+import { appFor, principalOf, pushAuth, requireUser } from '../auth';
+import { deleteAppAndCampaigns } from './gateway';
 import { presentApp } from './presenters';
 import { ApnsConfigRequest, CreateAppRequest, FcmConfigRequest, UpdateAppRequest } from './schema';
 
@@ -54,8 +54,9 @@ export function pushAppsRouter(deps: AppDeps): Router {
     requireUser(ctx);
     const app = await appFor(ctx, deps, ctx.params.appId);
     // its keys are refused from the next request on in every process (the key cache's
-    // Redis markers); devices, keys, segments, sends and notifications go with it (ON DELETE CASCADE)
-    await deleteApp(deps.db, app.id, (keyIds) => pushApiKeys(deps).revoke(keyIds));
+    // Redis markers); devices, keys, segments, campaigns, sends and notifications go with it
+    // (ON DELETE CASCADE); its campaigns' workflows are cancelled
+    await deleteAppAndCampaigns(deps, app.id);
     ctx.status = 204;
   });
 

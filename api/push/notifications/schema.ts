@@ -16,7 +16,7 @@ export const MAX_PAYLOAD_BYTES = 4096;
  */
 const RESERVED = /^(from|notification|message_type|collapse_key|notificationId|campaignId|deepLink|google\..*|gcm\..*)$/;
 
-const CustomData = z
+export const CustomData = z
   .record(z.union([z.string(), z.number(), z.boolean(), z.null()]))
   .superRefine((data, ctx) => {
     for (const key of Object.keys(data)) {

@@ -1,0 +1,83 @@
+// The campaign's states and which command each admits (docs/push.md, "Campaigns"):
+//   Draft → Queued (send) | Scheduled (schedule) → Sending → Completed | Cancelled | Failed
+// A Draft is changed by the API alone (no workflow yet); from Queued or Scheduled on, the
+// campaign's workflow is its writer, so a change goes to it.
+import { DomainError } from '../errors';
+
+export const CAMPAIGN_STATUSES = ['Draft', 'Queued', 'Scheduled', 'Sending', 'Completed', 'Cancelled', 'Failed'] as const;
+export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+
+export const CAMPAIGN_TARGETS = ['Segment', 'All'] as const;
+export type CampaignTarget = (typeof CAMPAIGN_TARGETS)[number];
+
+/** The states nothing leaves. */
+export const FINISHED_STATUSES: readonly CampaignStatus[] = ['Completed', 'Cancelled', 'Failed'];
+export const isFinished = (s: CampaignStatus): boolean => FINISHED_STATUSES.includes(s);
+
+/** The states in which a campaign's workflow may run (or wait in the outbox to start). */
+export const LIVE_STATUSES: readonly CampaignStatus[] = ['Queued', 'Scheduled', 'Sending'];
+
+export interface CampaignRecord {
+  id: string;
+  appId: string;
+  name: string;
+  title: string;
+  body: string;
+  imageUrl: string | null;
+  deepLink: string | null;
+  customData: Record<string, unknown>;
+  targetType: CampaignTarget;
+  segmentId: string | null;
+  status: CampaignStatus;
+  scheduledAt: Date | null;
+  sendId: string | null;
+  recipients: number | null;
+  failureReason: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+}
+
+export type CampaignCommand = 'send' | 'schedule' | 'cancel';
+
+/**
+ * Who carries out `command` on a campaign in `status`: the API on a Draft (a
+ * compare-and-set from Draft), the campaign's workflow once it has one; anything else is
+ * a conflict (sending twice, changing a finished campaign).
+ */
+export function routeOf(status: CampaignStatus, command: CampaignCommand, campaignId: string): 'draft' | 'workflow' {
+  if (status === 'Draft') return 'draft';
+  if (isFinished(status)) {
+    throw new DomainError('conflict', 'campaign_finished', `Campaign '${campaignId}' is ${status}; it cannot change any more`, { status });
+  }
+  if (command === 'cancel') return 'workflow';
+  if (command === 'schedule' && status === 'Scheduled') return 'workflow';
+  const why =
+    command === 'send' && status === 'Scheduled'
+      ? 'is scheduled; reschedule or cancel it'
+      : `is ${status}: it was sent already`;
+  throw new DomainError('conflict', 'campaign_not_draft', `Campaign '${campaignId}' ${why}`, { status });
+}
+
+/** A scheduled time must lie ahead of `now` (a timestamp already past would send at once, unasked). */
+export function checkScheduledAt(scheduledAt: Date, now: Date): void {
+  if (!(scheduledAt.getTime() > now.getTime())) {
+    throw new DomainError('invalid', 'scheduled_at_not_in_future', 'scheduledAt must be in the future', { field: 'scheduledAt' });
+  }
+}
+
+export type BeginResult =
+  | { kind: 'sending'; sendId: string; total: number }
+  /** the campaign is gone (its app was deleted): nothing to send */
+  | { kind: 'gone' }
+  /** finished before sending (cancelled meanwhile, or failed: its segment is gone) */
+  | { kind: 'finished'; status: CampaignStatus };
+
+export interface FinishResult {
+  /** the campaign's status now (null: the campaign is gone) */
+  status: CampaignStatus | null;
+  /** its devices pushed */
+  sent: number;
+}
+

@@ -1,0 +1,79 @@
+// The API's campaign commands: create a Draft, send it or schedule it (the status change
+// and the workflow's outbox entry in one transaction: the compare-and-set from Draft makes
+// a second send a conflict, never a second workflow), cancel a Draft. Changes to a
+// campaign that has its workflow go to the workflow (api/push/campaigns/gateway.ts).
+import type { Db, Executor } from '../../db/db';
+import { isForeignKeyViolation } from '../../db/pg-errors';
+import { countAudience, findCampaign, insertCampaign, transitionCampaign, type NewCampaign } from '../../db/repositories/push-campaigns';
+import { findSegment } from '../../db/repositories/push-segments';
+import { enqueueWorkflowStart, type OutboxStart } from '../../db/repositories/workflow-starts';
+import type { SegmentFilter } from '../../lib/push/segments/filter';
+import { DomainError } from '../errors';
+import { checkScheduledAt, routeOf, type CampaignRecord, type CampaignStatus } from './campaign.rules';
+import { appNotFound } from './not-found';
+
+export const campaignNotFound = (id: string) => new DomainError('not_found', 'campaign_not_found', `No campaign with id '${id}'`);
+export const segmentNotFound = (id: string) => new DomainError('not_found', 'segment_not_found', `No segment with id '${id}'`);
+
+/** A new Draft; a Segment campaign's segment must be one of the app's. */
+export async function createCampaign(executor: Executor, c: NewCampaign): Promise<CampaignRecord> {
+  if (c.targetType === 'Segment') {
+    const segment = c.segmentId ? await findSegment(executor, c.segmentId) : null;
+    if (!segment || segment.appId !== c.appId) throw segmentNotFound(c.segmentId ?? '');
+  }
+  return insertCampaign(executor, { ...c, segmentId: c.targetType === 'Segment' ? c.segmentId : null }).catch((err) => {
+    if (isForeignKeyViolation(err)) throw appNotFound(c.appId);
+    throw err;
+  });
+}
+
+/** The filter of a campaign's audience: its segment's, or null for `All`; undefined when its segment is gone. */
+export async function audienceFilter(executor: Executor, c: CampaignRecord): Promise<SegmentFilter | null | undefined> {
+  if (c.targetType === 'All') return null;
+  const segment = c.segmentId ? await findSegment(executor, c.segmentId) : null;
+  return segment && segment.appId === c.appId ? segment.filter : undefined;
+}
+
+/** How many active devices the campaign would reach if it were sent now. */
+export async function estimateRecipients(executor: Executor, c: CampaignRecord): Promise<number> {
+  const filter = await audienceFilter(executor, c);
+  return filter === undefined ? 0 : countAudience(executor, c.appId, filter);
+}
+
+/** How the campaign's workflow is to be started (the gateway knows the workflow's names). */
+export type CampaignWorkflowOf = (c: CampaignRecord) => OutboxStart;
+
+/**
+ * Draft → `to` (Queued or Scheduled) and the campaign's workflow in the outbox, in one
+ * transaction. Refused (409) when the campaign is no Draft any more, e.g. a second send.
+ */
+async function leaveDraft(db: Db, campaignId: string, to: CampaignStatus, scheduledAt: Date | null, workflowOf: CampaignWorkflowOf): Promise<CampaignRecord> {
+  return db.transaction(async (m) => {
+    const moved = await transitionCampaign(m, campaignId, ['Draft'], to, { scheduledAt });
+    if (!moved) {
+      const now = await findCampaign(m, campaignId);
+      if (!now) throw campaignNotFound(campaignId);
+      routeOf(now.status, to === 'Queued' ? 'send' : 'schedule', campaignId); // throws: it is no Draft
+      throw new DomainError('conflict', 'campaign_not_draft', `Campaign '${campaignId}' is ${now.status}`);
+    }
+    await enqueueWorkflowStart(m, workflowOf(moved));
+    return moved;
+  });
+}
+
+/** POST /campaigns/{id}/send: Queued now, its workflow starts from the outbox; answers the estimate. */
+export async function sendCampaign(db: Db, campaignId: string, workflowOf: CampaignWorkflowOf): Promise<{ campaign: CampaignRecord; estimatedRecipients: number }> {
+  const campaign = await leaveDraft(db, campaignId, 'Queued', null, workflowOf);
+  return { campaign, estimatedRecipients: await estimateRecipients(db, campaign) };
+}
+
+/** POST /campaigns/{id}/schedule on a Draft: Scheduled at `scheduledAt` (in the future). */
+export async function scheduleDraft(db: Db, campaignId: string, scheduledAt: Date, now: Date, workflowOf: CampaignWorkflowOf): Promise<CampaignRecord> {
+  checkScheduledAt(scheduledAt, now);
+  return leaveDraft(db, campaignId, 'Scheduled', scheduledAt, workflowOf);
+}
+
+/** POST /campaigns/{id}/cancel on a Draft (no workflow yet): Cancelled; null when it left Draft meanwhile. */
+export async function cancelDraft(executor: Executor, campaignId: string): Promise<CampaignRecord | null> {
+  return transitionCampaign(executor, campaignId, ['Draft'], 'Cancelled', { finished: true });
+}

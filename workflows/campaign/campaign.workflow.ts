@@ -1,0 +1,150 @@
+import {
+  allHandlersFinished,
+  ApplicationFailure,
+  condition,
+  continueAsNew,
+  proxyActivities,
+  setHandler,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
+import {
+  cancelUpdate,
+  campaignStateQuery,
+  FINISHING,
+  NOT_SCHEDULED,
+  PAST_TIME,
+  rescheduleUpdate,
+  type CampaignActivities,
+  type CampaignChangeReply,
+  type CampaignInput,
+  type CampaignPhase,
+  type CampaignResult,
+  type CampaignStatus,
+} from './contract';
+import { addPage, NO_TOTALS, PAGE_MAX_ATTEMPTS, PAGES_IN_FLIGHT, pageCount, pageInput, runEnd } from './campaign.logic';
+
+// The campaign's own steps: retried until the database answers (they are idempotent).
+const steps = proxyActivities<CampaignActivities>({
+  startToCloseTimeout: '5 minutes',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+});
+// The send's page activity, as the send workflow calls it (workflows/push-send): it records
+// each device's outcome before it returns, so a retry never pushes a device twice.
+const pages = proxyActivities<CampaignActivities>({
+  startToCloseTimeout: '2 minutes',
+  heartbeatTimeout: '10 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: PAGE_MAX_ATTEMPTS },
+});
+
+/**
+ * `campaign/<campaignId>`: waits for a scheduled campaign's time on a durable timer (a
+ * reschedule moves it, a cancel ends it), snapshots the audience, pushes it in pages of
+ * 500 with PAGES_IN_FLIGHT pages at once, checks for a cancel between pages, continues
+ * as new every PAGES_PER_RUN pages and marks the campaign Completed, Cancelled or Failed.
+ */
+export async function campaignWorkflow(input: CampaignInput): Promise<CampaignResult> {
+  const { campaignId } = input;
+  let phase: CampaignPhase = input.resume ? 'sending' : input.scheduledAt ? 'waiting' : 'starting';
+  let scheduledAt = input.scheduledAt ? Date.parse(input.scheduledAt) : null;
+  let rescheduling = 0;
+  let cancelRequested = false;
+  let reply: CampaignChangeReply | null = null;
+  let totals = input.resume?.totals ?? NO_TOTALS;
+  const show = (status: CampaignStatus) => {
+    if (input.searchAttributes) upsertSearchAttributes({ PushAppId: [input.appId], CampaignStatus: [status] });
+  };
+
+  setHandler(campaignStateQuery, () => ({ phase, scheduledAt: scheduledAt === null ? null : new Date(scheduledAt).toISOString(), pagesDone: totals.pages }));
+  setHandler(
+    rescheduleUpdate,
+    async ({ scheduledAt: at }) => {
+      scheduledAt = Date.parse(at); // the wait below starts over with the new time
+      rescheduling++;
+      try {
+        await steps.rescheduleCampaign({ campaignId, scheduledAt: at });
+      } finally {
+        rescheduling--;
+      }
+      return { status: 'Scheduled', sent: 0 };
+    },
+    {
+      validator: ({ scheduledAt: at }) => {
+        if (phase !== 'waiting' || cancelRequested) throw ApplicationFailure.nonRetryable('The campaign is no longer scheduled', NOT_SCHEDULED);
+        if (!(Date.parse(at) > Date.now())) throw ApplicationFailure.nonRetryable('scheduledAt must be in the future', PAST_TIME);
+      },
+    },
+  );
+  setHandler(
+    cancelUpdate,
+    async () => {
+      cancelRequested = true;
+      await condition(() => reply !== null);
+      return reply!;
+    },
+    {
+      validator: () => {
+        if (phase === 'finishing' || phase === 'done') throw ApplicationFailure.nonRetryable('The campaign has finished', FINISHING);
+      },
+    },
+  );
+
+  async function end(status: 'Completed' | 'Cancelled' | 'Failed', reason?: string): Promise<CampaignResult> {
+    phase = 'finishing';
+    const done = await steps.finishCampaign({ campaignId, status, reason });
+    if (done.status) show(done.status);
+    reply = { status: done.status ?? status, sent: done.sent };
+    phase = 'done';
+    await condition(allHandlersFinished);
+    return { status: done.status ?? 'Gone', sent: done.sent, failed: totals.failed, pages: totals.pages };
+  }
+
+  // a scheduled campaign: its durable timer, moved by a reschedule
+  while (phase === 'waiting' && !cancelRequested) {
+    const target = scheduledAt!;
+    const ms = target - Date.now();
+    if (ms <= 0 && rescheduling === 0) break;
+    const moved = () => cancelRequested || scheduledAt !== target;
+    if (ms > 0) await condition(moved, ms);
+    else await condition(() => moved() || rescheduling === 0); // the time has come: a reschedule in progress first
+  }
+  if (cancelRequested) return end('Cancelled');
+
+  let sendId: string;
+  let total: number;
+  if (input.resume) {
+    ({ sendId, total } = input.resume);
+  } else {
+    phase = 'starting';
+    const begun = await steps.beginCampaignSend({ campaignId });
+    if (begun.kind === 'gone') return { status: 'Gone', sent: 0, failed: 0, pages: 0 };
+    if (begun.kind === 'finished') return end(begun.status === 'Failed' ? 'Failed' : 'Cancelled');
+    ({ sendId, total } = begun);
+    show('Sending');
+  }
+  phase = 'sending';
+
+  // pages of this run, PAGES_IN_FLIGHT at once; a cancel stops new pages, those in flight finish
+  const all = pageCount(total);
+  const last = runEnd(input.resume?.nextPage ?? 0, all);
+  let next = input.resume?.nextPage ?? 0;
+  let running = 0;
+  let failure: string | null = null;
+  while (next < last && !cancelRequested && failure === null) {
+    await condition(() => running < PAGES_IN_FLIGHT);
+    if (cancelRequested || failure !== null) break;
+    running++;
+    pages.sendPushPage(pageInput(sendId, next++)).then(
+      (page) => void (totals = addPage(totals, page)),
+      (err: Error) => void (failure = `a page could not be sent: ${err.message}`),
+    ).finally(() => running--);
+  }
+  await condition(() => running === 0);
+
+  if (cancelRequested) return end('Cancelled');
+  if (failure !== null) return end('Failed', failure);
+  if (last < all) {
+    await condition(allHandlersFinished);
+    return continueAsNew<typeof campaignWorkflow>({ ...input, scheduledAt: null, resume: { sendId, total, nextPage: last, totals } });
+  }
+  return end('Completed');
+}
