@@ -28,7 +28,19 @@ export interface CampaignHistories {
   window?: { workflows: number; largest: { workflowId: string; type: string; events: number } | null };
 }
 
-const eventName = (t: unknown) => String(t ?? '').replace(/^EVENT_TYPE_/, '').replace(/^WORKFLOW_EXECUTION_/, '');
+type HistoryEvent = NonNullable<History['events']>[number];
+
+/** how a run's last event closed it (the event type is a numeric enum in the client's history) */
+function closedBy(e: HistoryEvent | undefined): string {
+  if (!e) return 'none';
+  if (e.workflowExecutionContinuedAsNewEventAttributes) return 'ContinuedAsNew';
+  if (e.workflowExecutionCompletedEventAttributes) return 'Completed';
+  if (e.workflowExecutionFailedEventAttributes) return 'Failed';
+  if (e.workflowExecutionCanceledEventAttributes) return 'Canceled';
+  if (e.workflowExecutionTerminatedEventAttributes) return 'Terminated';
+  if (e.workflowExecutionTimedOutEventAttributes) return 'TimedOut';
+  return 'running';
+}
 
 /** one workflow's runs, the latest first and followed back through continue-as-new */
 async function runsOf(client: Client, workflowId: string, maxRuns = 1000): Promise<{ runs: RunHistory[]; childIds: string[] }> {
@@ -38,8 +50,7 @@ async function runsOf(client: Client, workflowId: string, maxRuns = 1000): Promi
   while (runId && runs.length < maxRuns) {
     const history: History = await client.workflow.getHandle(workflowId, runId).fetchHistory();
     const events = history.events ?? [];
-    const last = events[events.length - 1];
-    runs.push({ workflowId, runId, events: events.length, closedBy: last ? eventName(last.eventType) : 'none' });
+    runs.push({ workflowId, runId, events: events.length, closedBy: closedBy(events[events.length - 1]) });
     for (const e of events) {
       const child = e.startChildWorkflowExecutionInitiatedEventAttributes?.workflowId;
       if (child) childIds.push(child);

@@ -9,16 +9,20 @@
 //      from the send call to the sink's last record, each device once;
 //   3. the largest workflow history of the campaign (`campaign/<id>`, its continued runs,
 //      children, and whatever else the server started meanwhile), read with the Temporal client;
-// and with one worker, the event-trigger phase (bench/campaign/fire.ts): delay-0 fires at a
-// fixed rate, their 202s and their pushes at the sink; last, the most fires/s the API answers.
+// then, with the workers the campaigns left running, the event-trigger phase
+// (bench/campaign/fire.ts): delay-0 fires at a fixed rate, their 202s and their pushes at the
+// sink (after the campaigns, so a backlog of firings never slows a campaign round); last,
+// the most fires/s the API answers.
 // Writes bench/results/campaign-latest.{json,md} after every phase; tears everything down,
 // also on error, Ctrl-C and a watchdog. Bounded in devices, requests and time; 127.0.0.1 only.
 //
 // Knobs: BENCH_CAMPAIGN_DEVICES (100000), BENCH_CAMPAIGN_WORKERS (1,2: the push worker counts,
 // one campaign each), BENCH_CAMPAIGN_RAW_SEC (5: each capacity measurement),
+// BENCH_CAMPAIGN_RAW_CONCURRENCY (128 bare-client requests in flight per service),
 // BENCH_CAMPAIGN_FIRE_RATE (250/s), BENCH_CAMPAIGN_FIRE_SEC (20), BENCH_CAMPAIGN_FIRE_MAX_SEC
 // (5: the closed-loop fire capacity; 0 skips it), BENCH_CAMPAIGN_PHASES=campaign,fire (one of
-// them only); BENCH_PROFILE=quick: a fast check (10,000 devices, 2 s capacities, 5 s of fires).
+// them only), BENCH_CAMPAIGN_PROFILE_DIR=<dir> (V8 CPU profiles of the API, workers, sink);
+// BENCH_PROFILE=quick: a fast check (10,000 devices, 2 s capacities, 5 s of fires).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
@@ -53,7 +57,7 @@ const CONFIG = {
   workers: (process.env.BENCH_CAMPAIGN_WORKERS ?? '1,2').split(',').map((x) => Math.max(1, Number(x) || 1)).sort((a, b) => a - b),
   rawSec: Math.max(1, int(process.env.BENCH_CAMPAIGN_RAW_SEC, quick ? 2 : 5)),
   /** bare-client requests in flight per service (FCM and APNs at once) */
-  rawConcurrency: 32,
+  rawConcurrency: Math.max(1, int(process.env.BENCH_CAMPAIGN_RAW_CONCURRENCY, 128)),
   /** sendEach calls firebase-admin alone has in flight */
   libraryBatchesInFlight: 2,
   /** a campaign's wait for its last push: never less than 2 min, else 400 devices/s */
@@ -64,6 +68,8 @@ const CONFIG = {
   fireMaxSec: int(process.env.BENCH_CAMPAIGN_FIRE_MAX_SEC, quick ? 2 : 5),
   fireMaxConnections: 16,
   phases: (process.env.BENCH_CAMPAIGN_PHASES ?? 'campaign,fire').split(',').map((x) => x.trim()),
+  /** BENCH_CAMPAIGN_PROFILE_DIR: the API, workers and sink write V8 CPU profiles there when they stop */
+  profileDir: process.env.BENCH_CAMPAIGN_PROFILE_DIR || undefined,
 };
 const WATCHDOG_MS = (quick ? 10 : 10 + CONFIG.workers.length * Math.ceil(CONFIG.drainSec / 60)) * 60_000;
 
@@ -100,7 +106,7 @@ async function main(): Promise<number> {
   temporalDir = temporal.dir;
   machine.postgres = await prepareDatabase(u, logDir, CAMPAIGN_STACK);
   await waitForTemporal(temporal.child, CAMPAIGN_STACK);
-  const apps = startApps(u, logDir, undefined, CONFIG.workers[0], CAMPAIGN_STACK);
+  const apps = startApps(u, logDir, CONFIG.profileDir, CONFIG.workers[0], CAMPAIGN_STACK);
   sinkDir = apps.sinkDir;
   let connection: Connection | undefined;
   const step = async (name: string, fn: () => Promise<void>) => {
@@ -134,13 +140,15 @@ async function main(): Promise<number> {
       await seedDevices(u.benchDb, warm.appId, 20, `warm-${run}`);
       results.seeded = { devices: deviceIds.length, seconds: (Date.now() - s) / 1000 };
     });
-    let fireDone = !CONFIG.phases.includes('fire');
-    // without the campaign phase, the fires need only the first worker count
+    const cpuGroups = () => {
+      const named = Object.fromEntries(apps.workers.map((w, i) => [i ? `worker ${i + 1}` : 'worker', w]));
+      return pushCpuGroups({ api: apps.api, ...named, sink: apps.sink }, u.redis);
+    };
+    // the campaigns, one per worker count (a worker added between them); without them, the fires run with the first count
     for (const workers of CONFIG.phases.includes('campaign') ? CONFIG.workers : CONFIG.workers.slice(0, 1)) {
       while (apps.workers.length < workers) apps.addWorker();
       await Promise.all(apps.workers.map(waitForWorker));
-      const named = Object.fromEntries(apps.workers.map((w, i) => [i ? `worker ${i + 1}` : 'worker', w]));
-      const groups = pushCpuGroups({ api: apps.api, ...named, sink: apps.sink }, u.redis);
+      const groups = cpuGroups();
       const round: WorkerRound = { workers };
       if (CONFIG.phases.includes('campaign')) {
         results.rounds.push(round);
@@ -179,23 +187,22 @@ async function main(): Promise<number> {
           log(`histories: ${h.runs.length} run(s) of ${h.workflowId} (${h.runs.map((r) => r.events).join(', ')} events), ${h.children.length} child run(s); largest ${h.largest?.events ?? '?'}; largest in the window ${h.window?.largest?.events ?? '?'} (${h.window?.largest?.type ?? '?'})`);
         });
       }
-      if (!fireDone) {
-        fireDone = true;
-        await step(`${workers} worker(s): event triggers: ${CONFIG.fireRate} fires/s for ${CONFIG.fireSec} s (delay 0)`, async () => {
-          await createFireTrigger(tenant, run);
-          await quiet();
-          const { value, cpu } = await withCpu(groups, machine.nproc, () =>
-            firePhase(tenant, { deviceIds, rate: CONFIG.fireRate, seconds: CONFIG.fireSec, sinkDir: apps.sinkDir, drainSec: CONFIG.fireDrainSec, tag: `f${run}` }),
-          );
-          results.fire = { ...value, workers, cpuMsPerFire: cpuPer(cpu, value.accepted) };
-          log(
-            `fires: ${value.accepted}/${value.fires} accepted at ${value.firesPerSec.toFixed(0)}/s (202 p99 ${value.api.p99.toFixed(0)} ms); ${value.reached} at the sink, fire → sink p50 ${value.fireToSink.p50.toFixed(0)} ms, p99 ${value.fireToSink.p99.toFixed(0)} ms`,
-          );
-        });
-      }
     }
-    if (CONFIG.phases.includes('fire') && CONFIG.fireMaxSec > 0) {
-      await step(`fire capacity: ${CONFIG.fireMaxConnections} connections for ${CONFIG.fireMaxSec} s (closed loop, sends not followed)`, async () => {
+    if (CONFIG.phases.includes('fire')) {
+      const groups = cpuGroups();
+      const workers = apps.workers.length;
+      await step(`${workers} worker(s): event triggers: ${CONFIG.fireRate} fires/s for ${CONFIG.fireSec} s (delay 0)`, async () => {
+        await createFireTrigger(tenant, run);
+        await quiet();
+        const { value, cpu } = await withCpu(groups, machine.nproc, () =>
+          firePhase(tenant, { deviceIds, rate: CONFIG.fireRate, seconds: CONFIG.fireSec, sinkDir: apps.sinkDir, drainSec: CONFIG.fireDrainSec, tag: `f${run}` }),
+        );
+        results.fire = { ...value, workers, cpuMsPerFire: cpuPer(cpu, value.accepted) };
+        log(
+          `fires: ${value.accepted}/${value.fires} accepted at ${value.firesPerSec.toFixed(0)}/s (202 p99 ${value.api.p99.toFixed(0)} ms); ${value.reached} at the sink, fire → sink p50 ${value.fireToSink.p50.toFixed(0)} ms, p99 ${value.fireToSink.p99.toFixed(0)} ms`,
+        );
+      });
+      if (CONFIG.fireMaxSec > 0) await step(`fire capacity: ${CONFIG.fireMaxConnections} connections for ${CONFIG.fireMaxSec} s (closed loop, sends not followed)`, async () => {
         await quiet();
         const r: RunStats = await fireCapacity(tenant, { deviceIds, connections: CONFIG.fireMaxConnections, sec: CONFIG.fireMaxSec, tag: `max${run}` });
         results.fireCapacity = { ...r, workers: apps.workers.length };
