@@ -142,7 +142,7 @@ async function main(): Promise<number> {
     });
     const cpuGroups = () => {
       const named = Object.fromEntries(apps.workers.map((w, i) => [i ? `worker ${i + 1}` : 'worker', w]));
-      return pushCpuGroups({ api: apps.api, ...named, sink: apps.sink }, u.redis);
+      return pushCpuGroups({ api: apps.api, ...named, sink: apps.sink, 'Temporal server': temporal.child }, u.redis);
     };
     // the campaigns, one per worker count (a worker added between them); without them, the fires run with the first count
     for (const workers of CONFIG.phases.includes('campaign') ? CONFIG.workers : CONFIG.workers.slice(0, 1)) {
