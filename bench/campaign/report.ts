@@ -60,7 +60,9 @@ export function checkTargets(r: CampaignResults): CampaignResults['targets'] {
     },
     largestHistory: target('≤ 10000 events', r.rounds.some((x) => x.history) ? Math.max(...largest) : null, (v) => v <= 10_000),
     firesPerSec: target('≥ 200', r.fire?.firesPerSec, (v) => v >= 200),
-    fireToSinkP99Ms: target('< 1000 ms, every fire at the sink', r.fire?.fireToSink.p99, (v) => v < 1000 && r.fire!.reached === r.fire!.accepted),
+    fireToSinkP99Ms: r.fire && r.fire.fireToSink.p99 === null
+      ? { aim: '< 1000 ms', value: null, met: false } // over 1 % of the pushes not at the sink within the drain
+      : target('< 1000 ms', r.fire?.fireToSink.p99, (v) => v < 1000),
   };
 }
 
@@ -110,7 +112,7 @@ export function toMarkdown(r: CampaignResults): string {
       '',
       '| fires | accepted (202) | fires/s (aim ≥ 200) | 202 p50 / p99 / max | pushes at the sink | fire → sink p50 / p99 (aim < 1 s) / max |',
       '|---|---|---|---|---|---|',
-      `| ${x.fires} | ${x.accepted} | ${f(x.firesPerSec)} | ${f(x.api.p50)} / ${f(x.api.p99)} / ${f(x.api.max)} ms | ${x.reached}/${x.accepted} | ${f(x.fireToSink.p50)} / ${f(x.fireToSink.p99)} / ${f(x.fireToSink.max)} ms |`,
+      `| ${x.fires} | ${x.accepted} | ${f(x.firesPerSec)} | ${f(x.api.p50)} / ${f(x.api.p99)} / ${f(x.api.max)} ms | ${x.reached}/${x.accepted} | ${f(x.fireToSink.p50)} / ${x.fireToSink.p99 === null ? `beyond the ${x.drainSec} s drain (p99 of those that arrived: ${f(x.fireToSink.p99Arrived)})` : f(x.fireToSink.p99)} / ${f(x.fireToSink.max)} ms |`,
       '',
       `triggersMatched per fire: ${JSON.stringify(x.triggersMatched)}${Object.keys(x.failures).length ? `; failures: ${JSON.stringify(x.failures)}` : ''}; CPU ms per fire: ${ms(x.cpuMsPerFire)}`,
     );

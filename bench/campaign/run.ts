@@ -199,7 +199,7 @@ async function main(): Promise<number> {
         );
         results.fire = { ...value, workers, cpuMsPerFire: cpuPer(cpu, value.accepted) };
         log(
-          `fires: ${value.accepted}/${value.fires} accepted at ${value.firesPerSec.toFixed(0)}/s (202 p99 ${value.api.p99.toFixed(0)} ms); ${value.reached} at the sink, fire → sink p50 ${value.fireToSink.p50.toFixed(0)} ms, p99 ${value.fireToSink.p99.toFixed(0)} ms`,
+          `fires: ${value.accepted}/${value.fires} accepted at ${value.firesPerSec.toFixed(0)}/s (202 p99 ${value.api.p99.toFixed(0)} ms); ${value.reached} at the sink, fire → sink p50 ${value.fireToSink.p50.toFixed(0)} ms, p99 ${value.fireToSink.p99 === null ? `beyond ${CONFIG.fireDrainSec} s` : `${value.fireToSink.p99.toFixed(0)} ms`} (of those that arrived ${value.fireToSink.p99Arrived.toFixed(0)} ms)`,
         );
       });
       if (CONFIG.fireMaxSec > 0) await step(`fire capacity: ${CONFIG.fireMaxConnections} connections for ${CONFIG.fireMaxSec} s (closed loop, sends not followed)`, async () => {
