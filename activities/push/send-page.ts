@@ -54,7 +54,9 @@ export function createPushSendActivities(deps: PushActivityDeps): PushSendActivi
       if (!send) return { sent: 0, failed: 0, rows: 0, lastPosition: null, more: false }; // app deleted: its sends went with it
       const { rows, more } = await pageToSend(db, sendId, afterPosition, limit);
       const lastAttempt = Context.current().info.attempt >= PAGE_MAX_ATTEMPTS;
-      const heartbeat = setInterval(() => Context.current().heartbeat(), 1000);
+      // a local activity (a trigger firing's one-device page) has no heartbeat: its
+      // workflow task is what times out when the worker dies
+      const heartbeat = Context.current().info.isLocal ? undefined : setInterval(() => Context.current().heartbeat(), 1000);
       let retryable = 0;
       try {
         // rows a previous attempt recorded are never sent again

@@ -77,14 +77,15 @@ export async function deleteEventTrigger(ex: Executor, id: string): Promise<bool
 export type FireCandidate = Pick<EventTriggerRecord, 'id' | 'delayMinutes' | 'conditions' | 'title' | 'body'>;
 
 /**
- * What a fire needs, in one round trip: whether the device is the app's, and the app's
- * enabled triggers of the event (none when the device is not the app's).
+ * What a fire needs, in one round trip: whether the device is the app's (found by its
+ * primary key, whatever the app's size), and the app's enabled triggers of the event
+ * (none when the device is not the app's).
  */
 export async function fireCandidates(ex: Executor, appId: string, deviceId: string, eventName: string): Promise<{ deviceKnown: boolean; triggers: FireCandidate[] }> {
   const { rows } = await sql<{ known: boolean; id: string | null } & Omit<FireCandidate, 'id'>>(
     ex,
     `SELECT d.known, t.id, t.delay_minutes AS "delayMinutes", t.conditions, t.title, t.body
-       FROM (SELECT EXISTS (SELECT 1 FROM push_devices WHERE id = $2 AND app_id = $1) AS known) d
+       FROM (SELECT COALESCE((SELECT app_id = $1 FROM push_devices WHERE id = $2), false) AS known) d
        LEFT JOIN push_event_triggers t ON d.known AND t.app_id = $1 AND t.event_name = $3 AND t.enabled
       ORDER BY t.created_at, t.id`,
     [appId, deviceId, eventName],
@@ -140,15 +141,22 @@ export interface DueFiring {
   sendId: string | null;
   /** null: the trigger was deleted */
   triggerEnabled: boolean | null;
+  /** the device's platform when it can be sent to now (the app's, active); null otherwise */
+  sendablePlatform: 'Android' | 'iOS' | null;
 }
 
-/** The firing, locked for the caller's transaction, with its trigger's state now; null: gone with its app. */
+/**
+ * The firing, locked for the caller's transaction, with its trigger's state and its
+ * device's now (one statement); null: gone with its app.
+ */
 export async function lockDueFiring(ex: Executor, firingId: string): Promise<DueFiring | null> {
   const { rows } = await sql<DueFiring>(
     ex,
     `SELECT f.id, f.app_id AS "appId", f.device_id AS "deviceId", f.title, f.body, f.status, f.send_id AS "sendId",
-            t.enabled AS "triggerEnabled"
-       FROM push_trigger_firings f LEFT JOIN push_event_triggers t ON t.id = f.trigger_id
+            t.enabled AS "triggerEnabled", CASE WHEN d.is_active THEN d.platform END AS "sendablePlatform"
+       FROM push_trigger_firings f
+       LEFT JOIN push_event_triggers t ON t.id = f.trigger_id
+       LEFT JOIN push_devices d ON d.id = f.device_id AND d.app_id = f.app_id
       WHERE f.id = $1
         FOR UPDATE OF f`,
     [firingId],
@@ -167,9 +175,18 @@ export async function setFiringStatus(ex: Executor, firingId: string, status: Fi
   );
 }
 
-/** The outcome of a firing's one push, from its notification row: sent, failed, or null while still queued. */
-export async function firingPushOutcome(ex: Executor, sendId: string): Promise<'sent' | 'failed' | null> {
-  const { rows } = await sql<{ status: string }>(ex, `SELECT status FROM push_notifications WHERE send_id = $1 LIMIT 1`, [sendId]);
-  const s = rows[0]?.status;
-  return s === 'sent' || s === 'failed' ? s : null;
+/**
+ * After its push: the firing takes its notification's outcome (`sent` or `failed`), in
+ * one statement. Null: no recorded outcome (the send went with its app).
+ */
+export async function settleFiring(ex: Executor, firingId: string, sendId: string): Promise<'sent' | 'failed' | null> {
+  const { rows } = await sql<{ status: 'sent' | 'failed' }>(
+    ex,
+    `UPDATE push_trigger_firings f SET status = n.status, finished_at = now()
+       FROM push_notifications n
+      WHERE f.id = $1 AND n.send_id = $2 AND n.status IN ('sent', 'failed')
+      RETURNING f.status`,
+    [firingId, sendId],
+  );
+  return rows[0]?.status ?? null;
 }

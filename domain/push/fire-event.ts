@@ -6,6 +6,7 @@
 // dispatcher starts the workflows, so a committed firing always gets its workflow, once.
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/db';
+import { isForeignKeyViolation } from '../../db/pg-errors';
 import { bindIdempotencyResource } from '../../db/repositories/idempotency-keys';
 import { countFiringsOf, fireCandidates, insertFirings, type NewFiring } from '../../db/repositories/push-event-triggers';
 import { enqueueWorkflowStarts, type OutboxStart } from '../../db/repositories/workflow-starts';
@@ -23,7 +24,7 @@ export interface FireRequest {
 
 export interface FireOptions {
   /** a firing's workflow, as the outbox is to start it */
-  workflowOf(firing: { firingId: string; sendAt: Date }): OutboxStart;
+  workflowOf(firing: { firingId: string; sendAt: Date; delayMinutes: number }): OutboxStart;
   idempotency?: SendIdempotency;
   /** the fire's time (tests stand at a boundary with it) */
   now?: Date;
@@ -42,20 +43,32 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export async function fireEvent(db: Db, request: FireRequest, opts: FireOptions): Promise<{ triggersMatched: number }> {
   const idem = opts.idempotency;
   if (idem?.resourceId) return { triggersMatched: await countFiringsOf(db, idem.resourceId) };
+  try {
+    return await fireOnce(db, request, opts);
+  } catch (err) {
+    // a matched trigger (or the app) was deleted between the read and the insert: the
+    // transaction rolled back, and the fire is decided again on what exists now
+    if (!isForeignKeyViolation(err)) throw err;
+    return fireOnce(db, request, opts);
+  }
+}
+
+async function fireOnce(db: Db, request: FireRequest, opts: FireOptions): Promise<{ triggersMatched: number }> {
+  const idem = opts.idempotency;
   const { appId, deviceId, properties } = request;
   if (!UUID.test(deviceId)) throw deviceNotFound(deviceId);
   const { deviceKnown, triggers } = await fireCandidates(db, appId, deviceId, request.eventName);
   if (!deviceKnown) throw deviceNotFound(deviceId);
   const now = opts.now ?? new Date();
-  const firings: NewFiring[] = triggers
+  const firings: Array<NewFiring & { delayMinutes: number }> = triggers
     .filter((t) => conditionsHold(t.conditions, properties))
-    .map((t) => ({ id: randomUUID(), triggerId: t.id, sendAt: new Date(now.getTime() + t.delayMinutes * 60_000), ...renderFiring(t, properties) }));
+    .map((t) => ({ id: randomUUID(), triggerId: t.id, delayMinutes: t.delayMinutes, sendAt: new Date(now.getTime() + t.delayMinutes * 60_000), ...renderFiring(t, properties) }));
   // nothing matched: nothing to store, no workflow
   if (!firings.length) return { triggersMatched: 0 };
   const fireId = randomUUID();
   await db.transaction(async (m) => {
     await insertFirings(m, { fireId, appId, deviceId }, firings);
-    await enqueueWorkflowStarts(m, firings.map((f) => opts.workflowOf({ firingId: f.id, sendAt: f.sendAt })));
+    await enqueueWorkflowStarts(m, firings.map((f) => opts.workflowOf({ firingId: f.id, sendAt: f.sendAt, delayMinutes: f.delayMinutes })));
     // a retry took the key over while this request waited: it answers, this one must not fire
     if (idem && !(await bindIdempotencyResource(m, idem.scope, idem.key, idem.token, fireId))) {
       throw new DomainError('conflict', 'idempotency_request_in_progress', 'A request with this Idempotency-Key is still in progress');

@@ -4,8 +4,8 @@
 // its outcome. Idempotent: the firing stores its send's id, so a repeated call (a retried
 // activity, a replayed workflow) reuses that send and never makes a second one.
 import type { Db } from '../../db/db';
-import { firingPushOutcome, lockDueFiring, setFiringStatus } from '../../db/repositories/push-event-triggers';
-import { insertSend, sendableDevices } from '../../db/repositories/push-sends';
+import { lockDueFiring, setFiringStatus, settleFiring } from '../../db/repositories/push-event-triggers';
+import { insertSend } from '../../db/repositories/push-sends';
 import type { FiringOutcome } from './types';
 
 export async function startTriggerFiring(db: Db, firingId: string): Promise<{ sendId: string | null; outcome: FiringOutcome }> {
@@ -20,7 +20,7 @@ export async function startTriggerFiring(db: Db, firingId: string): Promise<{ se
     };
     if (f.triggerEnabled === null) return skip('skipped_deleted');
     if (!f.triggerEnabled) return skip('skipped_disabled');
-    const platform = (await sendableDevices(m, f.appId, [f.deviceId])).get(f.deviceId);
+    const platform = f.sendablePlatform;
     if (!platform) return skip('skipped_device'); // deleted, or inactive (dead token) since the fire
     const { sendId } = await insertSend(m, { appId: f.appId, title: f.title, body: f.body, deepLink: null, customData: {} }, [{ id: f.deviceId, platform }]);
     await setFiringStatus(m, firingId, 'sending', sendId);
@@ -30,8 +30,5 @@ export async function startTriggerFiring(db: Db, firingId: string): Promise<{ se
 
 /** After its push: the firing is `sent` or `failed` as its notification was recorded. */
 export async function finishTriggerFiring(db: Db, firingId: string, sendId: string): Promise<FiringOutcome> {
-  const outcome = await firingPushOutcome(db, sendId);
-  if (!outcome) return 'gone'; // the send went with its app
-  await setFiringStatus(db, firingId, outcome);
-  return outcome;
+  return (await settleFiring(db, firingId, sendId)) ?? 'gone'; // null: the send went with its app
 }

@@ -109,7 +109,8 @@ export function textOf(v: unknown): string {
  * (missing: empty). One pass over the template: inserted values are never scanned again.
  */
 export function renderTemplate(template: string, props: Record<string, unknown>): string {
-  return template.replace(PLACEHOLDER, (_, name: string) => (own(props, name) ? textOf(props[name]) : ''));
+  // NUL is the one character a push (and Postgres text) cannot carry: dropped
+  return template.replace(PLACEHOLDER, (_, name: string) => (own(props, name) ? textOf(props[name]).replace(/\u0000/g, '') : ''));
 }
 
 /** Cut to at most `chars` characters and `bytes` UTF-8 bytes, never inside a character. */

@@ -20,7 +20,8 @@ export interface TriggerFiringInput {
   /**
    * When the push is due (epoch ms: the fire's time plus the trigger's delay), so the
    * delay counts from the fire even when the workflow starts late (Temporal was down).
-   * At or before the workflow's start (delay 0): no timer.
+   * At or before the workflow's start: no timer. Delay 0 is 0 (at once, whatever the
+   * clocks of the API and the Temporal server say).
    */
   sendAtMs: number;
 }

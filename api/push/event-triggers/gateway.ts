@@ -18,8 +18,12 @@ export async function fireTriggerEvent(deps: AppDeps, appId: string, body: FireE
   return fireEvent(deps.db, { appId, deviceId: body.deviceId, eventName: body.eventName, properties: body.properties }, { workflowOf: triggerFiringStart, idempotency: idem });
 }
 
-/** A firing's entry in the workflow-start outbox: its id and due time only. */
-export function triggerFiringStart(f: { firingId: string; sendAt: Date }): OutboxStart {
-  const input: TriggerFiringInput = { firingId: f.firingId, sendAtMs: f.sendAt.getTime() };
+/**
+ * A firing's entry in the workflow-start outbox: its id and due time only. Delay 0 is
+ * "at once" (sendAtMs 0), not a time: this process's clock a little ahead of the
+ * Temporal server's must not hold the push back.
+ */
+export function triggerFiringStart(f: { firingId: string; sendAt: Date; delayMinutes: number }): OutboxStart {
+  const input: TriggerFiringInput = { firingId: f.firingId, sendAtMs: f.delayMinutes === 0 ? 0 : f.sendAt.getTime() };
   return { workflowId: triggerFiringWorkflowId(f.firingId), workflowType: TRIGGER_FIRING_WORKFLOW_TYPE, taskQueue: PUSH_QUEUE, args: [input] };
 }
