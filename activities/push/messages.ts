@@ -16,7 +16,9 @@ export function messageFor(send: SendMessage, notificationId: string, token: str
     title: send.title,
     body: send.body,
     deepLink: send.deepLink,
-    data: dataOf(send.customData),
+    // a campaign's image: FCM data and an APNs custom key, for the app to show (a
+    // notification-service extension on iOS); direct sends have none
+    data: send.imageUrl ? { ...dataOf(send.customData), imageUrl: send.imageUrl } : dataOf(send.customData),
     campaignId: send.campaignId,
   };
 }

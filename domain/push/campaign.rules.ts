@@ -60,10 +60,19 @@ export function routeOf(status: CampaignStatus, command: CampaignCommand, campai
   throw new DomainError('conflict', 'campaign_not_draft', `Campaign '${campaignId}' ${why}`, { status });
 }
 
-/** A scheduled time must lie ahead of `now` (a timestamp already past would send at once, unasked). */
+/** How far ahead a campaign may be scheduled: a year (and a day), not the year 9999. */
+export const MAX_SCHEDULE_AHEAD_MS = 366 * 86_400_000;
+
+/**
+ * A scheduled time must lie ahead of `now` (a timestamp already past would send at once,
+ * unasked) and at most MAX_SCHEDULE_AHEAD_MS after it.
+ */
 export function checkScheduledAt(scheduledAt: Date, now: Date): void {
   if (!(scheduledAt.getTime() > now.getTime())) {
     throw new DomainError('invalid', 'scheduled_at_not_in_future', 'scheduledAt must be in the future', { field: 'scheduledAt' });
+  }
+  if (scheduledAt.getTime() - now.getTime() > MAX_SCHEDULE_AHEAD_MS) {
+    throw new DomainError('invalid', 'scheduled_at_too_far', 'scheduledAt must be at most 366 days ahead', { field: 'scheduledAt' });
   }
 }
 

@@ -6,25 +6,50 @@ import type { Db, Executor } from '../../db/db';
 import { isForeignKeyViolation } from '../../db/pg-errors';
 import { countAudience, findCampaign, insertCampaign, transitionCampaign, type NewCampaign } from '../../db/repositories/push-campaigns';
 import { findSegment } from '../../db/repositories/push-segments';
+import { bindIdempotencyResource } from '../../db/repositories/idempotency-keys';
 import { enqueueWorkflowStart, type OutboxStart } from '../../db/repositories/workflow-starts';
 import type { SegmentFilter } from '../../lib/push/segments/filter';
 import { DomainError } from '../errors';
 import { checkScheduledAt, routeOf, type CampaignRecord, type CampaignStatus } from './campaign.rules';
 import { appNotFound } from './not-found';
+import type { SendIdempotency } from './send';
 
 export const campaignNotFound = (id: string) => new DomainError('not_found', 'campaign_not_found', `No campaign with id '${id}'`);
 export const segmentNotFound = (id: string) => new DomainError('not_found', 'segment_not_found', `No segment with id '${id}'`);
 
+/**
+ * Under an Idempotency-Key the created or sent campaign's id is written on the key in the
+ * transaction that creates or sends it, so a retry after a lost answer (the request died
+ * after its commit and the key's lease lapsed) answers that campaign again instead of a
+ * second Draft or a 409 (contracts.md, "Idempotency").
+ */
+async function bindKey(m: Executor, idem: SendIdempotency | undefined, campaignId: string): Promise<void> {
+  if (idem && !(await bindIdempotencyResource(m, idem.scope, idem.key, idem.token, campaignId))) {
+    throw new DomainError('conflict', 'idempotency_request_in_progress', 'A request with this Idempotency-Key is still in progress');
+  }
+}
+
 /** A new Draft; a Segment campaign's segment must be one of the app's. */
-export async function createCampaign(executor: Executor, c: NewCampaign): Promise<CampaignRecord> {
+export async function createCampaign(db: Db, c: NewCampaign, idem?: SendIdempotency): Promise<CampaignRecord> {
+  if (idem?.resourceId) {
+    const earlier = await findCampaign(db, idem.resourceId);
+    if (earlier && earlier.appId === c.appId) return earlier;
+  }
   if (c.targetType === 'Segment') {
-    const segment = c.segmentId ? await findSegment(executor, c.segmentId) : null;
+    const segment = c.segmentId ? await findSegment(db, c.segmentId) : null;
     if (!segment || segment.appId !== c.appId) throw segmentNotFound(c.segmentId ?? '');
   }
-  return insertCampaign(executor, { ...c, segmentId: c.targetType === 'Segment' ? c.segmentId : null }).catch((err) => {
-    if (isForeignKeyViolation(err)) throw appNotFound(c.appId);
-    throw err;
-  });
+  const row = { ...c, segmentId: c.targetType === 'Segment' ? c.segmentId : null };
+  return db
+    .transaction(async (m) => {
+      const created = await insertCampaign(m, row);
+      await bindKey(m, idem, created.id);
+      return created;
+    })
+    .catch((err) => {
+      if (isForeignKeyViolation(err)) throw appNotFound(c.appId);
+      throw err;
+    });
 }
 
 /** The filter of a campaign's audience: its segment's, or null for `All`; undefined when its segment is gone. */
@@ -47,7 +72,14 @@ export type CampaignWorkflowOf = (c: CampaignRecord) => OutboxStart;
  * Draft → `to` (Queued or Scheduled) and the campaign's workflow in the outbox, in one
  * transaction. Refused (409) when the campaign is no Draft any more, e.g. a second send.
  */
-async function leaveDraft(db: Db, campaignId: string, to: CampaignStatus, scheduledAt: Date | null, workflowOf: CampaignWorkflowOf): Promise<CampaignRecord> {
+async function leaveDraft(
+  db: Db,
+  campaignId: string,
+  to: CampaignStatus,
+  scheduledAt: Date | null,
+  workflowOf: CampaignWorkflowOf,
+  idem?: SendIdempotency,
+): Promise<CampaignRecord> {
   return db.transaction(async (m) => {
     const moved = await transitionCampaign(m, campaignId, ['Draft'], to, { scheduledAt });
     if (!moved) {
@@ -57,13 +89,24 @@ async function leaveDraft(db: Db, campaignId: string, to: CampaignStatus, schedu
       throw new DomainError('conflict', 'campaign_not_draft', `Campaign '${campaignId}' is ${now.status}`);
     }
     await enqueueWorkflowStart(m, workflowOf(moved));
+    await bindKey(m, idem, moved.id);
     return moved;
   });
 }
 
 /** POST /campaigns/{id}/send: Queued now, its workflow starts from the outbox; answers the estimate. */
-export async function sendCampaign(db: Db, campaignId: string, workflowOf: CampaignWorkflowOf): Promise<{ campaign: CampaignRecord; estimatedRecipients: number }> {
-  const campaign = await leaveDraft(db, campaignId, 'Queued', null, workflowOf);
+export async function sendCampaign(
+  db: Db,
+  campaignId: string,
+  workflowOf: CampaignWorkflowOf,
+  idem?: SendIdempotency,
+): Promise<{ campaign: CampaignRecord; estimatedRecipients: number }> {
+  if (idem?.resourceId === campaignId) {
+    // this key sent it already (its answer was lost): the same 202, not a 409
+    const earlier = await findCampaign(db, campaignId);
+    if (earlier) return { campaign: earlier, estimatedRecipients: earlier.recipients ?? (await estimateRecipients(db, earlier)) };
+  }
+  const campaign = await leaveDraft(db, campaignId, 'Queued', null, workflowOf, idem);
   return { campaign, estimatedRecipients: await estimateRecipients(db, campaign) };
 }
 

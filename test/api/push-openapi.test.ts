@@ -49,6 +49,13 @@ describe('push OpenAPI document', () => {
       ['/api/v1/api-keys', 'post', ['201', '400', '403', '404', '409'], 'both'],
       ['/api/v1/api-keys', 'get', ['200', '400', '403', '404'], 'both'],
       ['/api/v1/api-keys/{keyId}', 'delete', ['204', '403', '404'], 'both'],
+      ['/api/v1/campaigns', 'post', ['201', '400', '401', '403', '404', '413', '429'], 'both'],
+      ['/api/v1/campaigns', 'get', ['200', '400', '403', '404'], 'both'],
+      ['/api/v1/campaigns/{campaignId}', 'get', ['200', '403', '404'], 'both'],
+      ['/api/v1/campaigns/{campaignId}/send', 'post', ['202', '403', '404', '409'], 'both'],
+      ['/api/v1/campaigns/{campaignId}/schedule', 'post', ['200', '400', '403', '404', '409'], 'both'],
+      ['/api/v1/campaigns/{campaignId}/cancel', 'post', ['200', '403', '404', '409'], 'both'],
+      ['/api/v1/campaigns/{campaignId}/analytics', 'get', ['200', '403', '404'], 'both'],
     ];
     for (const [path, method, statuses, security] of expected) {
       const op = doc.paths[path]?.[method];

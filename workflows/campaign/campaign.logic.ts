@@ -28,3 +28,10 @@ export function pageInput(sendId: string, page: number): PushPageInput {
 
 /** The page after the last one this run sends (from `nextPage`). */
 export const runEnd = (nextPage: number, pages: number): number => Math.min(nextPage + PAGES_PER_RUN, pages);
+
+/**
+ * A waiting campaign continues as new once its history passes this many events: each
+ * reschedule costs ~12 (the update, its activity, two workflow tasks), so a campaign
+ * rescheduled hundreds of times keeps a small history too.
+ */
+export const WAIT_HISTORY_LIMIT = 2_000;

@@ -1,27 +1,8 @@
-import {
-  allHandlersFinished,
-  ApplicationFailure,
-  condition,
-  continueAsNew,
-  proxyActivities,
-  setHandler,
-  upsertSearchAttributes,
-} from '@temporalio/workflow';
-import {
-  cancelUpdate,
-  campaignStateQuery,
-  FINISHING,
-  NOT_SCHEDULED,
-  PAST_TIME,
-  rescheduleUpdate,
-  type CampaignActivities,
-  type CampaignChangeReply,
-  type CampaignInput,
-  type CampaignPhase,
-  type CampaignResult,
-  type CampaignStatus,
-} from './contract';
-import { addPage, NO_TOTALS, PAGE_MAX_ATTEMPTS, PAGES_IN_FLIGHT, pageCount, pageInput, runEnd } from './campaign.logic';
+import { allHandlersFinished, ApplicationFailure, condition, continueAsNew, proxyActivities, setHandler } from '@temporalio/workflow';
+import { upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { cancelUpdate, campaignStateQuery, FINISHING, NOT_SCHEDULED, PAST_TIME, rescheduleUpdate } from './contract';
+import type { CampaignActivities, CampaignChangeReply, CampaignInput, CampaignPhase, CampaignResult, CampaignStatus } from './contract';
+import { addPage, NO_TOTALS, PAGE_MAX_ATTEMPTS, PAGES_IN_FLIGHT, pageCount, pageInput, runEnd, WAIT_HISTORY_LIMIT } from './campaign.logic';
 
 // The campaign's own steps: retried until the database answers (they are idempotent).
 const steps = proxyActivities<CampaignActivities>({
@@ -103,6 +84,10 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignRe
     const target = scheduledAt!;
     const ms = target - Date.now();
     if (ms <= 0 && rescheduling === 0) break;
+    if (workflowInfo().historyLength > WAIT_HISTORY_LIMIT && rescheduling === 0) {
+      // many reschedules: the wait goes on in a fresh history
+      return continueAsNew<typeof campaignWorkflow>({ ...input, scheduledAt: new Date(target).toISOString() });
+    }
     const moved = () => cancelRequested || scheduledAt !== target;
     if (ms > 0) await condition(moved, ms);
     else await condition(() => moved() || rescheduling === 0); // the time has come: a reschedule in progress first
@@ -113,6 +98,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignRe
   let total: number;
   if (input.resume) {
     ({ sendId, total } = input.resume);
+    show('Sending'); // set on every run: continue-as-new is not asked to carry them over
   } else {
     phase = 'starting';
     const begun = await steps.beginCampaignSend({ campaignId });
@@ -140,11 +126,12 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignRe
   }
   await condition(() => running === 0);
 
+  if (!cancelRequested && failure === null && last < all) {
+    // a cancel arriving now waits for its answer: it is this run's to give, not the next one's
+    await condition(() => cancelRequested || allHandlersFinished());
+    if (!cancelRequested) return continueAsNew<typeof campaignWorkflow>({ ...input, scheduledAt: null, resume: { sendId, total, nextPage: last, totals } });
+  }
   if (cancelRequested) return end('Cancelled');
   if (failure !== null) return end('Failed', failure);
-  if (last < all) {
-    await condition(allHandlersFinished);
-    return continueAsNew<typeof campaignWorkflow>({ ...input, scheduledAt: null, resume: { sendId, total, nextPage: last, totals } });
-  }
   return end('Completed');
 }

@@ -25,6 +25,7 @@ import {
 } from '../../../workflows/campaign/contract';
 import type { AppDeps } from '../../deps';
 import { AppError, errors } from '../../kit/errors';
+import type { IdempotencyState } from '../../kit/idempotency';
 
 /** Temporal calls of a request end within this many ms (then 503), as the tickets gateway's. */
 const TEMPORAL_DEADLINE_MS = 8000;
@@ -50,9 +51,9 @@ export function campaignWorkflowStart(deps: AppDeps) {
   };
 }
 
-export async function send(deps: AppDeps, c: CampaignRecord) {
-  routeOf(c.status, 'send', c.id);
-  const { campaign, estimatedRecipients } = await sendCampaign(deps.db, c.id, campaignWorkflowStart(deps));
+export async function send(deps: AppDeps, c: CampaignRecord, idem?: IdempotencyState) {
+  if (idem?.resourceId !== c.id) routeOf(c.status, 'send', c.id);
+  const { campaign, estimatedRecipients } = await sendCampaign(deps.db, c.id, campaignWorkflowStart(deps), idem);
   return { campaignId: campaign.id, status: 'Queued' as const, estimatedRecipients };
 }
 
@@ -114,7 +115,7 @@ async function change<Args extends unknown[]>(
       if (!pending) return await direct(); // started (and its entry dropped) between the two reads
       const startWorkflowOperation = new WithStartWorkflowOperation(CAMPAIGN_WORKFLOW_TYPE, {
         workflowId: id,
-        taskQueue: PUSH_QUEUE,
+        taskQueue: pending.taskQueue,
         args: pending.args,
         workflowIdConflictPolicy: 'USE_EXISTING',
         // a run that already ended is never started again

@@ -8,6 +8,7 @@ import { checkScheduledAt } from '../../../domain/push/campaign.rules';
 import { isDomainError } from '../../../domain/errors';
 import type { AppDeps } from '../../deps';
 import { errors } from '../../kit/errors';
+import type { IdempotencyState } from '../../kit/idempotency';
 import { offsetOf, pageOf } from '../../kit/pagination';
 import { parse } from '../../kit/validation';
 import { appFor, appRowFor, pushAuth } from '../auth';
@@ -27,6 +28,7 @@ export function pushCampaignsRouter(deps: AppDeps): Router {
   router.post('/campaigns', anyone, async (ctx) => {
     const body = parse(CreateCampaignBody, ctx.request.body);
     const app = await appFor(ctx, deps, body.appId);
+    const idem = ctx.state.idempotency as IdempotencyState | undefined;
     const campaign = await createCampaign(deps.db, {
       appId: app.id,
       name: body.name,
@@ -37,7 +39,7 @@ export function pushCampaignsRouter(deps: AppDeps): Router {
       customData: body.customData ?? {},
       targetType: body.targetType,
       segmentId: body.segmentId?.toLowerCase() ?? null,
-    });
+    }, idem);
     ctx.status = 201;
     ctx.body = presentCampaign(campaign);
   });
@@ -56,7 +58,7 @@ export function pushCampaignsRouter(deps: AppDeps): Router {
   router.post('/campaigns/:campaignId/send', anyone, async (ctx) => {
     const campaign = await campaignOf(ctx);
     ctx.status = 202;
-    ctx.body = await send(deps, campaign);
+    ctx.body = await send(deps, campaign, ctx.state.idempotency as IdempotencyState | undefined);
   });
 
   router.post('/campaigns/:campaignId/schedule', anyone, async (ctx) => {

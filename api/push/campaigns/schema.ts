@@ -41,6 +41,7 @@ export const CreateCampaignBody = z
   })
   .strict()
   .superRefine((b, ctx) => {
+    if (b.customData && 'imageUrl' in b.customData) ctx.addIssue({ code: 'custom', path: ['customData', 'imageUrl'], message: "'imageUrl' is a reserved key (the campaign's imageUrl goes there)" });
     if (b.targetType === 'Segment' && !b.segmentId) ctx.addIssue({ code: 'custom', path: ['segmentId'], message: 'is required when targetType is Segment' });
     if (b.targetType === 'All' && b.segmentId) ctx.addIssue({ code: 'custom', path: ['segmentId'], message: 'must be absent when targetType is All' });
     const bytes = Buffer.byteLength(JSON.stringify([b.title, b.body, b.deepLink ?? '', b.imageUrl ?? '', b.customData ?? {}]));
@@ -145,7 +146,7 @@ path('post', '/campaigns/{campaignId}/send', 'Send a Draft campaign now', {
   responses: { 202: json(SendCampaignResponse, 'queued'), ...errorResponses(404, 409) },
 });
 path('post', '/campaigns/{campaignId}/schedule', 'Schedule a Draft campaign, or move a Scheduled one', {
-  description: 'scheduledAt must be in the future (else 400). A campaign sending or finished is a 409.',
+  description: 'scheduledAt must be in the future and at most 366 days ahead (else 400). A campaign sending or finished is a 409.',
   request: { params: CampaignIdParams, ...jsonBody(ScheduleCampaignBody) },
   responses: { 200: json(CampaignResponse, 'the campaign, Scheduled'), ...errorResponses(400, 404, 409) },
 });
