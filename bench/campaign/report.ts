@@ -14,8 +14,9 @@ export type CpuMs = Record<string, number>;
 /** one push worker count: the capacities measured just before its campaign, the campaign, its histories */
 export interface WorkerRound {
   workers: number;
-  sink?: MixedCapacity & { cpuMsPerPush?: CpuMs };
-  library?: LibraryCapacity;
+  /** measured before and after the campaign (`runs`); `perSecond` is their mean, the rest the last run's */
+  sink?: MixedCapacity & { runs: MixedCapacity[]; cpuMsPerPush?: CpuMs };
+  library?: LibraryCapacity & { runs: LibraryCapacity[] };
   campaign?: CampaignPhase;
   history?: CampaignHistories;
   /** cores each component used on average over the campaign, and the whole machine */
@@ -98,7 +99,8 @@ export function toMarkdown(r: CampaignResults): string {
       '',
       `**${x.workers} push worker${x.workers > 1 ? 's' : ''}** (campaign ${c.campaignId}): send call 202 in ${f(c.sendCallMs)} ms (estimatedRecipients ${c.estimatedRecipients ?? '?'}); first push after ${f(c.timeToFirstPushSec, 2)} s, last after ${f(c.timeToLastPushSec, 2)} s; ` +
         `FCM ${c.byPlatform.fcm}, APNs ${c.byPlatform.apns} records; status ${c.finalStatus}${c.statusAfterSec !== null ? ` (seen ${f(c.statusAfterSec, 1)} s after the send call)` : ''}.`,
-      `- sink raw capacity: ${f(x.sink?.perSecond)}/s (FCM ${f(x.sink?.fcm.perSecond)}/s + APNs ${f(x.sink?.apns.perSecond)}/s at once, ${x.sink?.failures ?? '–'} failed); firebase-admin alone (FCM, sendEach of 500): ${f(x.library?.perSecond)}/s (${x.library?.failures ?? '–'} failed)`,
+      `- sink raw capacity, before / after the campaign: ${x.sink ? x.sink.runs.map((z) => `${f(z.perSecond)}/s (FCM ${f(z.fcm.perSecond)} + APNs ${f(z.apns.perSecond)} at once, ${z.failures} failed)`).join(' / ') : '–'}; ` +
+        `firebase-admin alone (FCM, sendEach of 500): ${x.library ? x.library.runs.map((z) => `${f(z.perSecond)}/s (${z.failures} failed)`).join(' / ') : '–'}; the ratios divide by the means`,
       `- histories: ${h ? `${h.workflowId}: ${h.runs.length} run(s), ${h.runs.map((z) => `${z.events} (${z.closedBy})`).join(', ')}; ${h.children.length} child run(s)${h.children.length ? `, largest ${Math.max(...h.children.map((z) => z.events))}` : ''}; every workflow started during the campaign: ${h.window?.workflows ?? '?'}, largest ${h.window?.largest ? `${h.window.largest.events} events (${h.window.largest.type} ${h.window.largest.workflowId})` : '?'}` : '–'}`,
       `- cores used over the campaign: ${x.cpuCores ? Object.entries(x.cpuCores).map(([g, v]) => `${g} ${v.toFixed(2)}`).join(', ') : '–'}; whole machine ${f(x.machineCores, 2)}`,
       `- CPU ms per device: ${ms(x.cpuMsPerDevice)}; sink raw capacity, per push: ${ms(x.sink?.cpuMsPerPush)}`,

@@ -73,6 +73,8 @@ const CONFIG = {
 };
 const WATCHDOG_MS = (quick ? 10 : 10 + CONFIG.workers.length * Math.ceil(CONFIG.drainSec / 60)) * 60_000;
 
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
 /** CPU ms per unit (device, fire) per component */
 function cpuPer(cpu: CpuUse, units: number): CpuMs {
   const out: CpuMs = {};
@@ -156,17 +158,21 @@ async function main(): Promise<number> {
           const w = await campaignPhase(warm, { devices: 20, sinkDir: apps.sinkDir, drainSec: 60, label: `warm-${workers}` });
           log(`warm-up: ${w.received}/20 devices, status ${w.finalStatus}`);
         });
-        await step(`${workers} worker(s): sink raw capacity (FCM + APNs at once, ${CONFIG.rawSec} s)`, async () => {
-          await quiet();
-          const { value, cpu } = await withCpu(groups, machine.nproc, () => measureMixedCapacity(apps.sinkUrl, CONFIG.rawSec * 1000, CONFIG.rawConcurrency));
-          round.sink = { ...value, cpuMsPerPush: cpuPer(cpu, value.messages) };
-          log(`sink raw: ${value.perSecond.toFixed(0)}/s (FCM ${value.fcm.perSecond.toFixed(0)}/s + APNs ${value.apns.perSecond.toFixed(0)}/s; ${value.failures} failed)`);
-        });
-        await step(`${workers} worker(s): firebase-admin alone (${CONFIG.rawSec} s)`, async () => {
-          const lib = await measureLibraryCapacity({ url: apps.sinkUrl, durationMs: CONFIG.rawSec * 1000, batchesInFlight: CONFIG.libraryBatchesInFlight });
-          round.library = lib;
-          log(`firebase-admin alone: ${lib.perSecond.toFixed(0)}/s (${lib.failures} failed)`);
-        });
+        // the capacities before and after the campaign (their mean is the ratios' divisor): on a
+        // shared machine one measurement a minute away from the campaign can be off by a factor
+        const capacities = (when: 'before' | 'after') =>
+          step(`${workers} worker(s): sink raw capacity (FCM + APNs at once) and firebase-admin alone, ${CONFIG.rawSec} s each, ${when} the campaign`, async () => {
+            await quiet();
+            const { value, cpu } = await withCpu(groups, machine.nproc, () => measureMixedCapacity(apps.sinkUrl, CONFIG.rawSec * 1000, CONFIG.rawConcurrency));
+            const sinkRuns = [...(round.sink?.runs ?? []), value];
+            round.sink = { ...value, perSecond: mean(sinkRuns.map((x) => x.perSecond)), runs: sinkRuns, cpuMsPerPush: cpuPer(cpu, value.messages) };
+            log(`sink raw: ${value.perSecond.toFixed(0)}/s (FCM ${value.fcm.perSecond.toFixed(0)}/s + APNs ${value.apns.perSecond.toFixed(0)}/s; ${value.failures} failed)`);
+            const lib = await measureLibraryCapacity({ url: apps.sinkUrl, durationMs: CONFIG.rawSec * 1000, batchesInFlight: CONFIG.libraryBatchesInFlight });
+            const libRuns = [...(round.library?.runs ?? []), lib];
+            round.library = { ...lib, perSecond: mean(libRuns.map((x) => x.perSecond)), runs: libRuns };
+            log(`firebase-admin alone: ${lib.perSecond.toFixed(0)}/s (${lib.failures} failed)`);
+          });
+        await capacities('before');
         await step(`${workers} worker(s): campaign to ${CONFIG.devices} devices`, async () => {
           await quiet();
           const since = new Date();
@@ -186,6 +192,7 @@ async function main(): Promise<number> {
           const h = round.history;
           log(`histories: ${h.runs.length} run(s) of ${h.workflowId} (${h.runs.map((r) => r.events).join(', ')} events), ${h.children.length} child run(s); largest ${h.largest?.events ?? '?'}; largest in the window ${h.window?.largest?.events ?? '?'} (${h.window?.largest?.type ?? '?'})`);
         });
+        await capacities('after');
       }
     }
     if (CONFIG.phases.includes('fire')) {
