@@ -41,13 +41,9 @@ export async function seedDevices(databaseUrl: string, appId: string, count: num
       }
       await insertDeviceRows(db, rows);
     }
-    // a table that grew by 100,000 rows a second ago: its statistics and visibility map as an
-    // established table has them, so the first campaign does not pay autovacuum's analyze and
-    // the first reader's hint-bit writes (seen as 8× the Postgres CPU per device of the second)
+    // statistics for the grown table, as an established one has them (push_notifications is
+    // left as a fresh deployment has it: docs/benchmarks.md, "Campaign benchmark", Results)
     await db.query('VACUUM (ANALYZE) push_devices');
-    // and its dirty pages written now, not by a checkpoint in the middle of the first campaign
-    // (the checkout's own cluster runs the bench as superuser; elsewhere the checkpoint is skipped)
-    await db.query('CHECKPOINT').catch(() => undefined);
   } finally {
     await db.close();
   }
