@@ -9,6 +9,8 @@ import { sleep } from '../lib/procs';
 
 export interface Tenant {
   api: string;
+  /** the account's; its access token lives 15 minutes, a longer run logs in again (password BENCH_PASSWORD) */
+  email: string;
   token: string;
   appId: string;
   apiKey: string;
@@ -25,17 +27,19 @@ const json = async (url: string, method: string, body: unknown, auth?: string) =
   return text ? JSON.parse(text) : undefined;
 };
 
+export const BENCH_PASSWORD = 'bench password 1';
+
 /** An account, an app with the sink's demo credentials, and an API key, over HTTP. */
 export async function setUpTenant(api: string): Promise<Tenant> {
-  const email = `bench-${Date.now()}@example.com`;
-  const { accessToken: token } = await json(`${api}/api/v1/auth/register`, 'POST', { email, password: 'bench password 1', name: 'Bench' });
+  const email = `bench-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+  const { accessToken: token } = await json(`${api}/api/v1/auth/register`, 'POST', { email, password: BENCH_PASSWORD, name: 'Bench' });
   const bearer = `Bearer ${token}`;
   const creds = demoCredentials();
   const app = await json(`${api}/api/v1/apps`, 'POST', { name: 'Bench', bundleId: creds.apns.bundleId, platform: 'Android' }, bearer);
   await json(`${api}/api/v1/apps/${app.id}/fcm-config`, 'PUT', { serviceAccountJson: creds.serviceAccountJson }, bearer);
   await json(`${api}/api/v1/apps/${app.id}/apns-config`, 'PUT', creds.apns, bearer);
   const key = await json(`${api}/api/v1/api-keys`, 'POST', { appId: app.id, name: 'bench' }, bearer);
-  return { api, token, appId: app.id, apiKey: key.key };
+  return { api, email, token, appId: app.id, apiKey: key.key };
 }
 
 /** POST /devices/register with unique tokens for `sec` seconds on `connections` connections. */
@@ -78,21 +82,23 @@ export interface SendPhase {
   wallSec: number;
 }
 
-type SinkLine = { data: { notificationId: string }; receivedAt: string };
+/** one line of the sink's jsonl (scripts/push-sink/records.ts): the fields the benches read */
+export type SinkLine = { service: 'fcm' | 'apns'; token: string; body: string | null; data: { notificationId: string; campaignId?: string }; receivedAt: string };
 
 /**
  * The sink's records appended since the reader was made, each returned once: only the
  * bytes appended since the last call are read and parsed. Re-reading (and re-parsing)
  * whole files every 250 ms would take CPU from the very run it measures.
  */
-function sinkReader(dir: string): () => SinkLine[] {
-  const files = ['fcm.jsonl', 'apns.jsonl'].map((f) => join(dir, f));
+export function sinkReader(dir: string): () => SinkLine[] {
+  const services = ['fcm', 'apns'] as const;
+  const files = services.map((s) => join(dir, `${s}.jsonl`));
   const sizeOf = (p: string) => (existsSync(p) ? statSync(p).size : 0);
   const offsets = new Map(files.map((p) => [p, sizeOf(p)])); // earlier rounds' records are not ours
   const partial = new Map<string, string>();
   return () => {
     const out: SinkLine[] = [];
-    for (const p of files) {
+    for (const [k, p] of files.entries()) {
       const from = offsets.get(p)!;
       const size = sizeOf(p);
       if (size <= from) continue;
@@ -106,7 +112,7 @@ function sinkReader(dir: string): () => SinkLine[] {
       offsets.set(p, size);
       const lines = ((partial.get(p) ?? '') + buf.toString('utf8')).split('\n');
       partial.set(p, lines.pop() ?? ''); // a line still being written
-      for (const line of lines) if (line) out.push(JSON.parse(line));
+      for (const line of lines) if (line) out.push({ ...JSON.parse(line), service: services[k] });
     }
     return out;
   };

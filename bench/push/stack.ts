@@ -19,43 +19,62 @@ const NO_LIMITS = ['push-auth-ip', 'push-token', 'push-anonymous-ip', 'push-devi
   .join(',');
 
 export interface PushApps {
+  /** the stack these apps run in (its ports) */
+  spec: StackSpec;
   api: Child;
-  /** the push worker processes (npm run worker -- push, each) */
+  /** the push worker processes (npm run worker -- push, each), addWorker's included */
   workers: Child[];
   sink: Child;
   peer: Child;
   sinkDir: string;
   sinkUrl: string;
+  /** what starts one more push worker of this stack (bench:campaign adds a second one between phases) */
+  addWorker(): Child;
 }
 
 /**
- * The API, `workers` push workers, the sink and the register peer. `profileDir`
+ * The API, `workers` push workers, the sink and the register peer, on `spec`'s ports
+ * (bench:push's own unless another bench passes its stack). `profileDir`
  * (BENCH_PUSH_PROFILE_DIR): each of them writes a V8 CPU profile there when it stops.
  */
-export function startApps(u: Urls, logDir: string, profileDir?: string, workers = 1): PushApps {
-  const sinkUrl = `http://127.0.0.1:${PUSH_PORTS.sink}`;
-  const sinkDir = mkdtempSync(join(tmpdir(), 'support-bench-push-sink-'));
+export function startApps(u: Urls, logDir: string, profileDir?: string, workers = 1, spec: StackSpec = PUSH_STACK): PushApps {
+  const ports = spec.ports;
+  const sinkUrl = `http://127.0.0.1:${ports.sink}`;
+  const sinkDir = mkdtempSync(join(tmpdir(), `support-bench-${spec.prefix}sink-`));
   const env = { ...appEnv(u), RATE_LIMITS: NO_LIMITS, FCM_ENDPOINT: sinkUrl, APNS_ENDPOINT: sinkUrl };
   const opts = { env, logDir, profileDir };
+  const started: Child[] = [];
+  // LOG_LEVEL=info only for the 'worker started' line the readiness wait looks for
+  const addWorker = () => {
+    const n = started.length;
+    const w = startScript(`${spec.prefix}worker${n ? `-${n + 1}` : ''}`, ['workers/main.ts', 'push'], { ...opts, env: { ...env, LOG_LEVEL: 'info' } });
+    started.push(w);
+    return w;
+  };
   return {
+    spec,
     sinkDir,
     sinkUrl,
-    sink: startScript('push-sink', ['scripts/push-sink.ts'], { ...opts, env: { ...env, PUSH_SINK_PORT: String(PUSH_PORTS.sink), PUSH_SINK_DIR: sinkDir } }),
-    api: startScript('push-api', ['api/server.ts'], { ...opts, env: { ...env, PORT: String(PUSH_PORTS.api), HOST: '127.0.0.1' } }),
-    // LOG_LEVEL=info only for the 'worker started' line the readiness wait looks for
-    workers: Array.from({ length: workers }, (_, i) =>
-      startScript(`push-worker${i ? `-${i + 1}` : ''}`, ['workers/main.ts', 'push'], { ...opts, env: { ...env, LOG_LEVEL: 'info' } }),
-    ),
-    peer: startScript('push-register-peer', ['bench/push/register-peer.ts'], { ...opts, env: { ...env, PORT: String(PUSH_PORTS.peer) } }),
+    addWorker,
+    sink: startScript(`${spec.prefix}sink`, ['scripts/push-sink.ts'], { ...opts, env: { ...env, PUSH_SINK_PORT: String(ports.sink), PUSH_SINK_DIR: sinkDir } }),
+    api: startScript(`${spec.prefix}api`, ['api/server.ts'], { ...opts, env: { ...env, PORT: String(ports.api), HOST: '127.0.0.1' } }),
+    // the same array addWorker appends to: `workers` lists every worker started so far
+    workers: (Array.from({ length: workers }, () => addWorker()), started),
+    peer: startScript(`${spec.prefix}register-peer`, ['bench/push/register-peer.ts'], { ...opts, env: { ...env, PORT: String(ports.peer) } }),
   };
 }
 
+/** A push worker's readiness: its 'worker started' log line. */
+export function waitForWorker(w: Child): Promise<void> {
+  return waitFor(w.name, async () => readFileSync(w.logFile, 'utf8').includes('worker started'), 120_000, w);
+}
+
 export async function waitForApps(a: PushApps): Promise<void> {
-  const logged = (c: Child, text: string) => async () => readFileSync(c.logFile, 'utf8').includes(text);
+  const ports = a.spec.ports;
   await Promise.all([
-    waitFor('API /api/v1/health', () => httpOk(`http://127.0.0.1:${PUSH_PORTS.api}/api/v1/health`), 90_000, a.api),
-    ...a.workers.map((w) => waitFor(w.name, logged(w, 'worker started'), 120_000, w)),
-    waitFor('push sink', () => portOpen(PUSH_PORTS.sink), 60_000, a.sink),
-    waitFor('register peer', () => portOpen(PUSH_PORTS.peer), 60_000, a.peer),
+    waitFor('API /api/v1/health', () => httpOk(`http://127.0.0.1:${ports.api}/api/v1/health`), 90_000, a.api),
+    ...a.workers.map(waitForWorker),
+    waitFor('push sink', () => portOpen(ports.sink), 60_000, a.sink),
+    waitFor('register peer', () => portOpen(ports.peer), 60_000, a.peer),
   ]);
 }
