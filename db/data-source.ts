@@ -18,6 +18,7 @@ import { PushNotificationsHot1732180000001 } from './migrations/1732180000001-Pu
 import { WorkflowStarts1732190000001 } from './migrations/1732190000001-WorkflowStarts';
 import { PushAppCredentialsNotify1732200000001 } from './migrations/1732200000001-PushAppCredentialsNotify';
 import { EventTriggers1732200000020 } from './migrations/1732200000020-EventTriggers';
+import { TriggerBatches1732200000030 } from './migrations/1732200000030-TriggerBatches';
 
 // Schema changes only ever come from the hand-written migrations listed here;
 // `synchronize` stays off so TypeORM never alters a table by itself.
@@ -35,6 +36,7 @@ export const MIGRATIONS = [
   WorkflowStarts1732190000001,
   PushAppCredentialsNotify1732200000001,
   EventTriggers1732200000020,
+  TriggerBatches1732200000030,
 ];
 
 /** The node-postgres pool TypeORM built for each DataSource (set by `initialize()`). */
