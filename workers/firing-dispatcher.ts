@@ -2,10 +2,14 @@
 // firings into batch workflows, `trigger-batch/<batchId>`, one per group of firings due
 // within the same second (docs/push.md, "Event triggers"). A NOTIFY from the firings
 // table (migration TriggerBatches) wakes it the moment a fire commits; a slow poll covers
-// a lost notification or connection. Under load a claim takes whatever committed since
-// the last one, so batches grow with the rate and the workflows a second stay few.
+// a lost notification or connection. Claims are at least `gatherMs` apart: the first
+// firing after a quiet spell is claimed at once, and under load each claim takes what
+// committed in the last `gatherMs`, so batches grow with the rate while the workflows a
+// second stay at most 1000 / gatherMs per dispatcher (each costs the Temporal server and
+// the worker about as much as dozens of firings).
 // Workflow starts are deduplicated by id (startOnce), so several dispatchers, a restart
 // between claim and start, or a reclaim never start a batch twice.
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '@temporalio/client';
 import type { Db } from '../db/db';
 import { markFiringBatchesDispatched } from '../db/repositories/push-event-triggers';
@@ -32,15 +36,32 @@ export interface FiringDispatcherOptions {
   pollIntervalMs?: number;
   /** a claim older than this without a dispatch is taken up again */
   reclaimAfterMs?: number;
+  /** the least time between two claims (the most a firing waits for its batch to fill) */
+  gatherMs?: number;
 }
 
 export type { Dispatcher };
+
+/**
+ * The default least time between two claims: at 200 fires/s a batch holds ~20 firings,
+ * and a delay-0 firing waits at most this long for its batch (docs/push.md, "Event triggers").
+ */
+export const FIRING_GATHER_MS = 100;
 
 export function createFiringDispatcher(opts: FiringDispatcherOptions): Dispatcher {
   const { db, client, logger } = opts;
   const taskQueue = opts.taskQueue ?? PUSH_QUEUE;
   const batchSize = opts.batchSize ?? 500;
   const reclaimAfterMs = opts.reclaimAfterMs ?? 30_000;
+  const gatherMs = opts.gatherMs ?? FIRING_GATHER_MS;
+  let lastClaim = 0;
+
+  async function claim(): Promise<ClaimedFiringBatch[]> {
+    const wait = lastClaim + gatherMs - Date.now();
+    if (wait > 0) await sleep(wait);
+    lastClaim = Date.now();
+    return claimFiringBatches(db, { limit: batchSize, reclaimAfterMs });
+  }
 
   async function start(batch: ClaimedFiringBatch): Promise<void> {
     const input: TriggerBatchInput = { batchId: batch.batchId, sendAtMs: batch.sendAtMs };
@@ -59,7 +80,7 @@ export function createFiringDispatcher(opts: FiringDispatcherOptions): Dispatche
     channel: 'push_trigger_firings',
     name: 'trigger firing',
     pollIntervalMs: opts.pollIntervalMs ?? 1000,
-    claim: () => claimFiringBatches(db, { limit: batchSize, reclaimAfterMs }),
+    claim,
     start,
     settle: (started) => markFiringBatchesDispatched(db, started.map((b) => b.batchId)),
   });

@@ -1,8 +1,9 @@
 // Registry entry of the `push` task queue: the send workflow (one per direct or campaign
 // send) and its page activity. A send's workflow starts from the workflow-start outbox
 // (the send, its rows and its entry commit together). Event trigger firings go out in
-// batch workflows that the firing dispatcher, running beside the worker, starts. This queue scales apart from the
-// rest (design.md): run more `npm run worker -- push` processes for more fan-out.
+// batch workflows that the firing dispatcher, running beside the worker, starts. This
+// queue scales apart from the rest (design.md): run more `npm run worker -- push`
+// processes for more fan-out.
 import { createPushSendActivities } from '../activities/push/send-page';
 import { transportOpener } from '../activities/push/open-transport';
 import { createTransportCache } from '../activities/push/transports';
