@@ -1,7 +1,8 @@
 // POST /event-triggers/fire (docs/push.md, "Event triggers"): one read (the device is
 // the app's, and the app's enabled triggers of the event), the conditions and the text
-// decided here (trigger.rules.ts), then ONE transaction: a firing row per matched trigger
-// with its rendered text and due time, in one statement. Temporal is not called: the
+// decided here (trigger.rules.ts), then ONE statement: a firing row per matched trigger
+// with its rendered text and due time (in a transaction with the Idempotency-Key's
+// binding when there is a key). Temporal is not called: the
 // insert's NOTIFY wakes the push worker's firing dispatcher, which puts committed firings
 // into batches and starts each batch's workflow once (workers/firing-dispatcher.ts).
 import { randomUUID } from 'node:crypto';
@@ -65,10 +66,16 @@ async function fireOnce(db: Db, request: FireRequest, opts: FireOptions): Promis
   // nothing matched: nothing to store, nothing to send
   if (!firings.length) return { triggersMatched: 0 };
   const fireId = randomUUID();
+  const fire = { fireId, appId, deviceId };
+  // without a key the one INSERT is atomic by itself: no BEGIN/COMMIT round trips
+  if (!idem) {
+    await insertFirings(db, fire, firings, opts.batch);
+    return { triggersMatched: firings.length };
+  }
   await db.transaction(async (m) => {
-    await insertFirings(m, { fireId, appId, deviceId }, firings, opts.batch);
+    await insertFirings(m, fire, firings, opts.batch);
     // a retry took the key over while this request waited: it answers, this one must not fire
-    if (idem && !(await bindIdempotencyResource(m, idem.scope, idem.key, idem.token, fireId))) {
+    if (!(await bindIdempotencyResource(m, idem.scope, idem.key, idem.token, fireId))) {
       throw new DomainError('conflict', 'idempotency_request_in_progress', 'A request with this Idempotency-Key is still in progress');
     }
   });
