@@ -43,10 +43,10 @@ export interface FiringDispatcherOptions {
 export type { Dispatcher };
 
 /**
- * The default least time between two claims: at 200 fires/s a batch holds ~20 firings,
+ * The default least time between two claims: at 250 fires/s a batch holds ~50 firings,
  * and a delay-0 firing waits at most this long for its batch (docs/push.md, "Event triggers").
  */
-export const FIRING_GATHER_MS = 100;
+export const FIRING_GATHER_MS = 200;
 
 export function createFiringDispatcher(opts: FiringDispatcherOptions): Dispatcher {
   const { db, client, logger } = opts;
