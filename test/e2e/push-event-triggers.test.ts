@@ -70,8 +70,9 @@ describe('event triggers through the sink', () => {
     assert.equal(received.get(ios.token)!.length, 1);
     assert.equal(b.title, 'Thanks Bo!');
     assert.equal(b.body, 'Your boots ships soon.');
+    // a firing's notification has the firing's id (its batch's send may hold the other device's too)
     const { rows } = await api.deps.db.query(
-      `SELECT f.status, n.status AS push, n.id FROM push_trigger_firings f JOIN push_notifications n ON n.send_id = f.send_id WHERE f.device_id = $1`,
+      `SELECT f.status, n.status AS push, n.id FROM push_trigger_firings f JOIN push_notifications n ON n.id = f.id AND n.send_id = f.send_id WHERE f.device_id = $1`,
       [android.id],
     );
     assert.deepEqual(rows, [{ status: 'sent', push: 'sent', id: a.data.notificationId }]);
