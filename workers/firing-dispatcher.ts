@@ -4,9 +4,9 @@
 // table (migration TriggerBatches) wakes it the moment a fire commits; a slow poll covers
 // a lost notification or connection. Claims are at least `gatherMs` apart: the first
 // firing after a quiet spell is claimed at once, and under load each claim takes what
-// committed in the last `gatherMs`, so batches grow with the rate while the workflows a
-// second stay at most 1000 / gatherMs per dispatcher (each costs the Temporal server and
-// the worker about as much as dozens of firings).
+// committed in the last `gatherMs` (a full claim is followed by the next at once), so
+// batches grow with the rate while the workflows stay few (each costs the Temporal server
+// and the worker about as much as dozens of firings).
 // Workflow starts are deduplicated by id (startOnce), so several dispatchers, a restart
 // between claim and start, or a reclaim never start a batch twice.
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -55,12 +55,16 @@ export function createFiringDispatcher(opts: FiringDispatcherOptions): Dispatche
   const reclaimAfterMs = opts.reclaimAfterMs ?? 30_000;
   const gatherMs = opts.gatherMs ?? FIRING_GATHER_MS;
   let lastClaim = 0;
+  let lastFull = false;
 
   async function claim(): Promise<ClaimedFiringBatch[]> {
-    const wait = lastClaim + gatherMs - Date.now();
+    // a full claim left firings behind: a backlog, nothing to wait for
+    const wait = lastFull ? 0 : lastClaim + gatherMs - Date.now();
     if (wait > 0) await sleep(wait);
     lastClaim = Date.now();
-    return claimFiringBatches(db, { limit: batchSize, reclaimAfterMs });
+    const batches = await claimFiringBatches(db, { limit: batchSize, reclaimAfterMs });
+    lastFull = batches.reduce((n, b) => n + b.firingIds.length, 0) >= batchSize;
+    return batches;
   }
 
   async function start(batch: ClaimedFiringBatch): Promise<void> {
