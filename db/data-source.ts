@@ -19,6 +19,7 @@ import { WorkflowStarts1732190000001 } from './migrations/1732190000001-Workflow
 import { PushAppCredentialsNotify1732200000001 } from './migrations/1732200000001-PushAppCredentialsNotify';
 import { PushCampaigns1732200000010 } from './migrations/1732200000010-PushCampaigns';
 import { EventTriggers1732200000020 } from './migrations/1732200000020-EventTriggers';
+import { TriggerBatches1732200000030 } from './migrations/1732200000030-TriggerBatches';
 
 // Schema changes only ever come from the hand-written migrations listed here;
 // `synchronize` stays off so TypeORM never alters a table by itself.
@@ -37,6 +38,7 @@ export const MIGRATIONS = [
   PushAppCredentialsNotify1732200000001,
   PushCampaigns1732200000010,
   EventTriggers1732200000020,
+  TriggerBatches1732200000030,
 ];
 
 /** The node-postgres pool TypeORM built for each DataSource (set by `initialize()`). */

@@ -1,13 +1,16 @@
 // Registry entry of the `push` task queue: the send workflow (one per direct or campaign
 // send) and its page activity. A send's workflow starts from the workflow-start outbox
-// (the send, its rows and its entry commit together). This queue scales apart from the
-// rest (design.md): run more `npm run worker -- push` processes for more fan-out.
+// (the send, its rows and its entry commit together). Event trigger firings go out in
+// batch workflows that the firing dispatcher, running beside the worker, starts. This
+// queue scales apart from the rest (design.md): run more `npm run worker -- push`
+// processes for more fan-out.
 import { createCampaignActivities } from '../activities/push/campaign';
 import { createPushSendActivities } from '../activities/push/send-page';
 import { transportOpener } from '../activities/push/open-transport';
 import { createTransportCache } from '../activities/push/transports';
-import { createTriggerFiringActivities } from '../activities/push/trigger-firing';
+import { createTriggerBatchActivities } from '../activities/push/trigger-batch';
 import { PUSH_QUEUE } from '../workflows/push-send/contract';
+import { createFiringDispatcher } from './firing-dispatcher';
 import type { QueueEntry } from './queue-entry';
 
 /**
@@ -25,16 +28,22 @@ export const PUSH_PAGES_IN_FLIGHT = 8;
 export const pushQueue: QueueEntry = {
   name: PUSH_QUEUE,
   workflowsPath: require.resolve('../workflows/queues/push'),
-  workflowTypes: ['pushSendWorkflow', 'campaignWorkflow', 'triggerFiringWorkflow'],
+  workflowTypes: ['pushSendWorkflow', 'campaignWorkflow', 'triggerBatchWorkflow'],
   options: { maxConcurrentActivityTaskExecutions: PUSH_PAGES_IN_FLIGHT },
   activities({ config, db }) {
     return {
       ...createPushSendActivities({ db, openTransport: transportOpener(config), transports: createTransportCache() }),
-      // event trigger firings (workflows/trigger-firing): their own steps; the push is sendPushPage above
-      ...createTriggerFiringActivities({ db }),
+      // event trigger batches (workflows/trigger-batch): their own steps; the push is sendPushPage above
+      ...createTriggerBatchActivities({ db }),
       // campaigns: the audience snapshot and the campaign's status; their pages are sendPushPage
       ...createCampaignActivities({ db }),
     };
   },
   startsFromOutbox: true,
+  // the firing dispatcher runs beside the workers that push the batches it starts
+  async sideJobs({ db, client, logger }) {
+    const dispatcher = createFiringDispatcher({ db, client, logger });
+    await dispatcher.start();
+    return () => dispatcher.stop();
+  },
 };

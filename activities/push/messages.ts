@@ -9,12 +9,13 @@ export function dataOf(customData: Record<string, unknown>): Record<string, stri
   return out;
 }
 
-export function messageFor(send: SendMessage, notificationId: string, token: string): PushMessage {
+/** `own`: the notification's own text when it has one (an event trigger firing's), else the send's. */
+export function messageFor(send: SendMessage, notificationId: string, token: string, own?: { title: string | null; body: string | null }): PushMessage {
   return {
     notificationId,
     token,
-    title: send.title,
-    body: send.body,
+    title: own?.title ?? send.title,
+    body: own?.body ?? send.body,
     deepLink: send.deepLink,
     // a campaign's image: FCM data and an APNs custom key, for the app to show (a
     // notification-service extension on iOS); direct sends have none

@@ -54,7 +54,7 @@ export function createPushSendActivities(deps: PushActivityDeps): PushSendActivi
       if (!send) return { sent: 0, failed: 0, rows: 0, lastPosition: null, more: false }; // app deleted: its sends went with it
       const { rows, more } = await pageToSend(db, sendId, afterPosition, limit);
       const lastAttempt = Context.current().info.attempt >= PAGE_MAX_ATTEMPTS;
-      // a local activity (a trigger firing's one-device page) has no heartbeat: its
+      // a local activity (a trigger batch's page) has no heartbeat: its
       // workflow task is what times out when the worker dies
       const heartbeat = Context.current().info.isLocal ? undefined : setInterval(() => Context.current().heartbeat(), 1000);
       let retryable = 0;
@@ -77,7 +77,7 @@ export function createPushSendActivities(deps: PushActivityDeps): PushSendActivi
           // record after each transport batch: a kill repeats at most the batch in flight
           for (let i = 0; i < mine.length; i += transport.maxBatch) {
             const batch = mine.slice(i, i + transport.maxBatch);
-            const results = await transport.send(batch.map((r) => messageFor(send, r.notificationId, r.token!)));
+            const results = await transport.send(batch.map((r) => messageFor(send, r.notificationId, r.token!, r)));
             const outcomes = batch.flatMap((r, k) => outcomeOf(r, results[k], lastAttempt));
             retryable += batch.length - outcomes.length;
             await recordOutcomes(db, outcomes);

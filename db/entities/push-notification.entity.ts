@@ -46,6 +46,13 @@ export class PushNotification {
   @Column({ type: 'text' })
   platform!: 'Android' | 'iOS';
 
+  /** its own text (an event trigger firing's, rendered at fire time); null: the send's */
+  @Column({ type: 'text', nullable: true })
+  title!: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  body!: string | null;
+
   @Column({ type: 'text', default: 'queued' })
   /** `cancelled`: a cancelled campaign's row that was never pushed */
   status!: 'queued' | 'sent' | 'failed' | 'cancelled';

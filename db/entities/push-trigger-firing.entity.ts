@@ -5,7 +5,8 @@ import { PushSend } from './push-send.entity';
 
 /**
  * One matched trigger of one fire: the text rendered at fire time, when it is due, and
- * what became of it. Its workflow is `trigger-firing/<id>`. It outlives its trigger
+ * what became of it. The firing dispatcher puts it in a batch, `trigger-batch/<batchId>`
+ * (docs/push.md, "Event triggers"). It outlives its trigger
  * (trigger_id null: skipped_deleted when due), not its app.
  */
 @Entity({ name: 'push_trigger_firings' })
@@ -16,6 +17,9 @@ import { PushSend } from './push-send.entity';
 @Index('push_trigger_firings_fire', ['fireId'])
 @Index('push_trigger_firings_trigger', ['triggerId'])
 @Index('push_trigger_firings_app', ['appId', 'createdAt'])
+// partial index of the dispatcher's claim; TypeORM keeps `where` only when it creates it
+@Index('push_trigger_firings_undispatched', ['sendAt', 'id'], { where: 'dispatched_at IS NULL' })
+@Index('push_trigger_firings_batch', ['batchId'])
 export class PushTriggerFiring {
   @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'push_trigger_firings_pkey' })
   id!: string;
@@ -60,6 +64,17 @@ export class PushTriggerFiring {
   @ManyToOne(() => PushSend, { onDelete: 'SET NULL' })
   @JoinColumn({ name: 'send_id', foreignKeyConstraintName: 'push_trigger_firings_send_id_fkey' })
   send?: Relation<PushSend> | null;
+
+  /** the batch the dispatcher put it in; its notification's id is the firing's id */
+  @Column({ name: 'batch_id', type: 'uuid', nullable: true })
+  batchId!: string | null;
+
+  @Column({ name: 'claimed_at', type: 'timestamptz', nullable: true })
+  claimedAt!: Date | null;
+
+  /** its batch's workflow is started */
+  @Column({ name: 'dispatched_at', type: 'timestamptz', nullable: true })
+  dispatchedAt!: Date | null;
 
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
   createdAt!: Date;

@@ -55,6 +55,33 @@ export async function insertSend(
   return { sendId, notificationIds };
 }
 
+/**
+ * A send whose notifications carry their own text (a batch of event trigger firings of
+ * one app, domain/push/send-trigger-batch.ts): one `queued` row per entry, its id the
+ * entry's (the firing's id), position = index. The send's own title/body name the batch
+ * (what lists of sends show); each push takes its row's text. Inside the caller's transaction.
+ */
+export async function insertTextedSend(
+  executor: Executor,
+  send: { appId: string; title: string; body: string },
+  rows: Array<{ id: string; deviceId: string; platform: 'Android' | 'iOS'; title: string; body: string }>,
+): Promise<string> {
+  const sendId = randomUUID();
+  await sql(
+    executor,
+    `INSERT INTO push_sends (id, app_id, title, body, deep_link, custom_data) VALUES ($1, $2, $3, $4, NULL, '{}'::jsonb)`,
+    [sendId, send.appId, send.title, send.body],
+  );
+  await sql(
+    executor,
+    `INSERT INTO push_notifications (id, send_id, app_id, device_id, position, platform, title, body)
+     SELECT n.id, $1, $2, n.device_id, n.position - 1, n.platform, n.title, n.body
+       FROM unnest($3::uuid[], $4::uuid[], $5::text[], $6::text[], $7::text[]) WITH ORDINALITY AS n(id, device_id, platform, title, body, position)`,
+    [sendId, send.appId, rows.map((r) => r.id), rows.map((r) => r.deviceId), rows.map((r) => r.platform), rows.map((r) => r.title), rows.map((r) => r.body)],
+  );
+  return sendId;
+}
+
 /** A send's notificationIds in position order (the order its answer listed them); null: no such send. */
 export async function notificationIdsOf(executor: Executor, sendId: string): Promise<string[] | null> {
   const { rows } = await sql<{ ids: string[] | null }>(
@@ -99,6 +126,9 @@ export interface PageRow {
   /** null when the device was deleted since the send was queued */
   token: string | null;
   deviceActive: boolean | null;
+  /** the notification's own text (an event trigger firing's); null: the send's */
+  title: string | null;
+  body: string | null;
 }
 
 /**
@@ -113,7 +143,7 @@ export async function pageToSend(executor: Executor, sendId: string, afterPositi
     // (a campaign's 100,000-row snapshot, before the table has statistics) was read by a
     // bitmap scan of all its remaining rows, sorted for each page: 100 ms a page, not 4.
     `SELECT n.id AS "notificationId", n.position, n.status, n.platform, n.device_id AS "deviceId",
-            d.device_token AS token, d.is_active AS "deviceActive"
+            d.device_token AS token, d.is_active AS "deviceActive", n.title, n.body
        FROM push_notifications n LEFT JOIN push_devices d ON d.id = n.device_id
       WHERE n.send_id = $1 AND n.position > $2 AND n.position <= $2 + $3
       ORDER BY n.position LIMIT $3`,

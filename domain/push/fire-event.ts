@@ -1,15 +1,15 @@
 // POST /event-triggers/fire (docs/push.md, "Event triggers"): one read (the device is
 // the app's, and the app's enabled triggers of the event), the conditions and the text
-// decided here (trigger.rules.ts), then ONE transaction: a firing row per matched trigger
-// with its rendered text and due time, and each firing's workflow in the workflow-start
-// outbox (both in one statement each). Temporal is not called: the push worker's start
-// dispatcher starts the workflows, so a committed firing always gets its workflow, once.
+// decided here (trigger.rules.ts), then ONE statement: a firing row per matched trigger
+// with its rendered text and due time (in a transaction with the Idempotency-Key's
+// binding when there is a key). Temporal is not called: the
+// insert's NOTIFY wakes the push worker's firing dispatcher, which puts committed firings
+// into batches and starts each batch's workflow once (workers/firing-dispatcher.ts).
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/db';
 import { isForeignKeyViolation } from '../../db/pg-errors';
 import { bindIdempotencyResource } from '../../db/repositories/idempotency-keys';
-import { countFiringsOf, fireCandidates, insertFirings, type NewFiring } from '../../db/repositories/push-event-triggers';
-import { enqueueWorkflowStarts, type OutboxStart } from '../../db/repositories/workflow-starts';
+import { countFiringsOf, fireCandidates, insertFirings, type FiringBatch, type NewFiring } from '../../db/repositories/push-event-triggers';
 import { DomainError } from '../errors';
 import { deviceNotFound } from './not-found';
 import type { SendIdempotency } from './send';
@@ -23,11 +23,11 @@ export interface FireRequest {
 }
 
 export interface FireOptions {
-  /** a firing's workflow, as the outbox is to start it */
-  workflowOf(firing: { firingId: string; sendAt: Date; delayMinutes: number }): OutboxStart;
   idempotency?: SendIdempotency;
   /** the fire's time (tests stand at a boundary with it) */
   now?: Date;
+  /** the firings straight into this batch, started by the caller (tests; see FiringBatch) */
+  batch?: FiringBatch;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -60,17 +60,22 @@ async function fireOnce(db: Db, request: FireRequest, opts: FireOptions): Promis
   const { deviceKnown, triggers } = await fireCandidates(db, appId, deviceId, request.eventName);
   if (!deviceKnown) throw deviceNotFound(deviceId);
   const now = opts.now ?? new Date();
-  const firings: Array<NewFiring & { delayMinutes: number }> = triggers
+  const firings: NewFiring[] = triggers
     .filter((t) => conditionsHold(t.conditions, properties))
-    .map((t) => ({ id: randomUUID(), triggerId: t.id, delayMinutes: t.delayMinutes, sendAt: new Date(now.getTime() + t.delayMinutes * 60_000), ...renderFiring(t, properties) }));
-  // nothing matched: nothing to store, no workflow
+    .map((t) => ({ id: randomUUID(), triggerId: t.id, sendAt: new Date(now.getTime() + t.delayMinutes * 60_000), ...renderFiring(t, properties) }));
+  // nothing matched: nothing to store, nothing to send
   if (!firings.length) return { triggersMatched: 0 };
   const fireId = randomUUID();
+  const fire = { fireId, appId, deviceId };
+  // without a key the one INSERT is atomic by itself: no BEGIN/COMMIT round trips
+  if (!idem) {
+    await insertFirings(db, fire, firings, opts.batch);
+    return { triggersMatched: firings.length };
+  }
   await db.transaction(async (m) => {
-    await insertFirings(m, { fireId, appId, deviceId }, firings);
-    await enqueueWorkflowStarts(m, firings.map((f) => opts.workflowOf({ firingId: f.id, sendAt: f.sendAt, delayMinutes: f.delayMinutes })));
+    await insertFirings(m, fire, firings, opts.batch);
     // a retry took the key over while this request waited: it answers, this one must not fire
-    if (idem && !(await bindIdempotencyResource(m, idem.scope, idem.key, idem.token, fireId))) {
+    if (!(await bindIdempotencyResource(m, idem.scope, idem.key, idem.token, fireId))) {
       throw new DomainError('conflict', 'idempotency_request_in_progress', 'A request with this Idempotency-Key is still in progress');
     }
   });

@@ -49,5 +49,8 @@ export interface EventTriggerRecord {
 /** What became of a firing: pending until due, then sent/failed (its one push) or skipped_*. */
 export type FiringStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'skipped_disabled' | 'skipped_deleted' | 'skipped_device';
 
-/** What a due firing's workflow answers: its status after the attempt; `gone` when its app was deleted (the firing went with it). */
-export type FiringOutcome = Exclude<FiringStatus, 'pending'> | 'gone';
+/** What became of a due firing: its status after its batch's attempt. */
+export type FiringOutcome = Exclude<FiringStatus, 'pending'>;
+
+/** A trigger batch's firings counted by outcome (firings gone with their app are not counted). */
+export type TriggerBatchCounts = Record<FiringOutcome, number>;

@@ -10,7 +10,6 @@ import type { TestApi } from '../support/api';
 import { apiKeyHeader, assertPushError, bearer, GENEROUS_PUSH_LIMITS, registerAccount, startPushApi } from '../support/push';
 import { createTwoAppTenant, insertManyDevices, type TwoAppTenant } from '../support/push-device-factories';
 import { fireEvent } from '../../domain/push/fire-event';
-import { triggerFiringStart } from '../../api/push/event-triggers/gateway';
 
 describe('push event triggers', () => {
   let api: TestApi;
@@ -228,7 +227,7 @@ describe('push event triggers', () => {
       const retried = await fireEvent(
         api.deps.db,
         { appId: t.appA, deviceId: deviceA, eventName: event, properties: {} },
-        { workflowOf: triggerFiringStart, idempotency: { scope: 'test', key, token: 'lapsed', resourceId: fireId } },
+        { idempotency: { scope: 'test', key, token: 'lapsed', resourceId: fireId } },
       );
       assert.deepEqual(retried, { triggersMatched: 2 });
       assert.equal((await firingsOf(deviceA, event)).length, 2);

@@ -1,22 +1,20 @@
-// Set-up of the trigger firing workflow tests and its history recorder: an app with the
-// demo credentials the sink trusts (written through the repositories), a device, a
-// trigger, and a fire through the real domain command that hands back the outbox starts
-// it made, for the test to start on its own (time-skipping) Temporal.
+// Set-up of the trigger batch workflow tests, the firing dispatcher test and the history
+// recorder: an app with the demo credentials the sink trusts (written through the
+// repositories), a device, a trigger, and a fire through the real domain command whose
+// firings go straight into a batch of the test's (so the suite's firing dispatcher leaves
+// them alone), for the test to start on its own (time-skipping) Temporal.
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/db';
 import { ensurePushCompany } from '../../db/repositories/push-demo';
 import { insertPushApp, setPushAppCredentials } from '../../db/repositories/push-apps';
-import type { OutboxStart } from '../../db/repositories/workflow-starts';
 import { createEventTrigger } from '../../domain/push/create-event-trigger';
 import { fireEvent } from '../../domain/push/fire-event';
 import type { EventTriggerRecord, TriggerCondition } from '../../domain/push/types';
 import type { Config } from '../../lib/config';
 import { sealCredentials } from '../../lib/push/credential-box';
 import { demoCredentials } from '../../lib/push/demo-credentials';
-import { triggerFiringStart } from '../../api/push/event-triggers/gateway';
+import type { TriggerBatchInput } from '../../workflows/trigger-batch/contract';
 import { insertDevices, type TestDevice } from './push-send';
-
-const UNSERVED_QUEUE = 'trigger-firing-factory';
 
 /** An app with the demo FCM and APNs credentials, and one device of the given platform. */
 export async function triggerApp(db: Db, config: Config, platform: 'Android' | 'iOS' = 'Android'): Promise<{ appId: string; device: TestDevice }> {
@@ -48,25 +46,28 @@ export async function createTrigger(
 }
 
 /**
- * Fires the event through domain/push/fire-event.ts at `now` and answers the starts it
- * made. Their outbox entries name a task queue nobody serves, and are deleted: the
- * suite's push worker must not start them on the suite's Temporal.
+ * Fires the event through domain/push/fire-event.ts at `now`, its firings straight into
+ * the batch `batchId` (a new one when not given): dispatched (the caller starts the
+ * batch's workflow), or, with `dispatched: false`, claimed now as by a dispatcher that
+ * died before the start. Answers the batch's id.
  */
-export async function fireAt(db: Db, now: Date, fire: { appId: string; deviceId: string; eventName?: string; properties?: Record<string, unknown> }): Promise<OutboxStart[]> {
-  const starts: OutboxStart[] = [];
-  const result = await fireEvent(
+export async function fireAt(
+  db: Db,
+  now: Date,
+  fire: { appId: string; deviceId: string; eventName?: string; properties?: Record<string, unknown> },
+  batch: { batchId?: string; dispatched?: boolean } = {},
+): Promise<{ batchId: string; triggersMatched: number }> {
+  const batchId = batch.batchId ?? randomUUID();
+  const { triggersMatched } = await fireEvent(
     db,
     { appId: fire.appId, deviceId: fire.deviceId, eventName: fire.eventName ?? 'level_up', properties: fire.properties ?? { level: 7, name: 'Ada' } },
-    {
-      now,
-      workflowOf: (f) => {
-        const s = triggerFiringStart(f);
-        starts.push(s);
-        return { ...s, taskQueue: UNSERVED_QUEUE };
-      },
-    },
+    { now, batch: { batchId, dispatched: batch.dispatched ?? true } },
   );
-  if (result.triggersMatched !== starts.length) throw new Error(`${result.triggersMatched} matched, ${starts.length} starts`);
-  await db.query(`DELETE FROM workflow_starts WHERE workflow_id = ANY($1::text[])`, [starts.map((s) => s.workflowId)]);
-  return starts;
+  return { batchId, triggersMatched };
 }
+
+/** The batch's workflow input as the dispatcher makes it for firings of one delay fired at `firedAtMs`. */
+export const batchInput = (batchId: string, firedAtMs: number, delayMinutes: number): TriggerBatchInput => ({
+  batchId,
+  sendAtMs: delayMinutes === 0 ? 0 : firedAtMs + delayMinutes * 60_000,
+});
