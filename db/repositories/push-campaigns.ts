@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Executor } from '../db';
 import { segmentDeviceQuery } from '../../lib/push/segments/compile';
 import type { SegmentFilter } from '../../lib/push/segments/filter';
-import type { CampaignRecord, CampaignStatus, CampaignTarget } from '../../domain/push/campaign.rules';
+import type { CampaignRecord, CampaignStatus } from '../../domain/push/campaign.rules';
 import { COUNTS, toCounts, type Counts } from './push-analytics';
 
 const COLUMNS = `id, app_id AS "appId", name, title, body, image_url AS "imageUrl", deep_link AS "deepLink",
@@ -14,17 +14,11 @@ const COLUMNS = `id, app_id AS "appId", name, title, body, image_url AS "imageUr
   scheduled_at AS "scheduledAt", send_id AS "sendId", recipients, failure_reason AS "failureReason",
   created_at AS "createdAt", updated_at AS "updatedAt", started_at AS "startedAt", finished_at AS "finishedAt"`;
 
-export interface NewCampaign {
-  appId: string;
-  name: string;
-  title: string;
-  body: string;
-  imageUrl: string | null;
-  deepLink: string | null;
-  customData: Record<string, unknown>;
-  targetType: CampaignTarget;
-  segmentId: string | null;
-}
+/** A Draft as the API creates it: the record's message and audience fields. */
+export type NewCampaign = Pick<
+  CampaignRecord,
+  'appId' | 'name' | 'title' | 'body' | 'imageUrl' | 'deepLink' | 'customData' | 'targetType' | 'segmentId'
+>;
 
 export async function insertCampaign(ex: Executor, c: NewCampaign): Promise<CampaignRecord> {
   const { rows } = await sql<CampaignRecord>(

@@ -6,22 +6,12 @@
 // batch workflow's activity locks a batch's firings, checks their triggers, and binds
 // them to the sends it created (so a retried activity reuses those sends).
 import { sql, type Executor } from '../db';
-import type { EventTriggerRecord, FiringOutcome, FiringStatus, TriggerBatchCounts, TriggerCondition } from '../../domain/push/types';
+import type { EventTriggerRecord, FiringOutcome, FiringStatus, TriggerBatchCounts } from '../../domain/push/types';
 
 const COLUMNS = `id, app_id AS "appId", name, event_name AS "eventName", delay_minutes AS "delayMinutes", conditions,
   title, body, enabled, created_at AS "createdAt", updated_at AS "updatedAt"`;
 
-export interface NewEventTrigger {
-  id: string;
-  appId: string;
-  name: string;
-  eventName: string;
-  delayMinutes: number;
-  conditions: TriggerCondition[];
-  title: string;
-  body: string;
-  enabled: boolean;
-}
+export type NewEventTrigger = Omit<EventTriggerRecord, 'createdAt' | 'updatedAt'>;
 
 export async function insertEventTrigger(ex: Executor, t: NewEventTrigger): Promise<EventTriggerRecord> {
   const { rows } = await sql<EventTriggerRecord>(
