@@ -8,53 +8,25 @@
 // workflow id but on a task queue of this test, which only a start dispatcher of this test
 // and the two worker processes it starts poll, pushing to a sink in this process.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
 import { campaignWorkflowStart } from '../../api/push/campaigns/gateway';
 import { createCampaign, sendCampaign } from '../../domain/push/campaign';
-import { loadConfig } from '../../lib/config';
 import { createLogger } from '../../lib/logger';
-import { demoCredentials } from '../../lib/push/demo-credentials';
-import { startPushSink, type PushSink } from '../../scripts/push-sink';
 import { createWorkflowStartDispatcher } from '../../workers/workflow-start-dispatcher';
 import { campaignWorkflowId, type CampaignResult } from '../../workflows/campaign/contract';
-import type { TestApi } from '../support/api';
-import { startPushApi } from '../support/push';
 import { eventually } from '../support/eventually';
 import { insertManyDevices } from '../support/push-device-factories';
 import { pushTenant } from '../support/push-send';
 import { sinkRecords } from '../support/push-sink';
-import { startQueueWorker, type WorkerProcess } from '../support/worker-process';
+import { startQueueWorker } from '../support/worker-process';
+import { usePushCrashStack } from '../support/push-crash-stack';
 
 const DEVICES = 8000; // 16 pages, 8 in flight
 
-let api: TestApi;
-let connection: Connection;
-let client: Client;
-let sink: PushSink;
-let sinkDir: string;
-const workers: WorkerProcess[] = [];
-
-beforeAll(async () => {
-  api = await startPushApi();
-  const config = loadConfig();
-  connection = await Connection.connect({ address: config.temporalAddress });
-  client = new Client({ connection, namespace: config.temporalNamespace });
-  sinkDir = mkdtempSync(join(tmpdir(), 'push-campaign-crash-sink-'));
-  sink = await startPushSink({ dir: sinkDir, host: '127.0.0.1', trust: [demoCredentials()] });
-});
-afterAll(async () => {
-  await Promise.all(workers.map((w) => w.stop()));
-  await sink?.close();
-  await connection?.close();
-  await api?.stop();
-  if (sinkDir) rmSync(sinkDir, { recursive: true, force: true });
-});
+const stack = usePushCrashStack('push-campaign-crash');
 
 describe('two push workers, one killed mid-campaign', () => {
   it('the other finishes it: every device pushed, repeats only with the same notificationId, Completed once', async () => {
+    const { api, client, sink, sinkDir, workers } = stack;
     const tenant = await pushTenant(api);
     await insertManyDevices(api.deps.db, tenant.appId, DEVICES, (n) => ({ platform: n % 2 ? 'Android' : 'iOS', deviceMetadata: {} }));
     const queue = `push-campaign-crash-${process.pid}-${Date.now().toString(36)}`;

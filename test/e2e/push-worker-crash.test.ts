@@ -9,53 +9,25 @@
 // the test starts, kills and starts again polls. That worker pushes to a sink of this
 // test (in this process), so the test sees each push the moment the sink accepts it.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
 import { pushSendStart } from '../../api/push/notifications/gateway';
 import { createSend } from '../../domain/push/send';
-import { loadConfig } from '../../lib/config';
 import { createLogger } from '../../lib/logger';
-import { demoCredentials } from '../../lib/push/demo-credentials';
-import { startPushSink, type PushSink } from '../../scripts/push-sink';
 import { createWorkflowStartDispatcher } from '../../workers/workflow-start-dispatcher';
 import { pushSendWorkflowId, type PushSendTotals } from '../../workflows/push-send/contract';
 import { PUSH_PAGE_SIZE } from '../../workflows/push-send/push-send.logic';
-import type { TestApi } from '../support/api';
-import { startPushApi } from '../support/push';
 import { eventually } from '../support/eventually';
 import { insertDevices, pushTenant, statusCounts } from '../support/push-send';
 import { byToken, sinkRecords } from '../support/push-sink';
-import { startQueueWorker, type WorkerProcess } from '../support/worker-process';
+import { startQueueWorker } from '../support/worker-process';
+import { usePushCrashStack } from '../support/push-crash-stack';
 
 const DEVICES = 3000; // six pages
 
-let api: TestApi;
-let connection: Connection;
-let client: Client;
-let sink: PushSink;
-let sinkDir: string;
-const workers: WorkerProcess[] = [];
-
-beforeAll(async () => {
-  api = await startPushApi();
-  const config = loadConfig();
-  connection = await Connection.connect({ address: config.temporalAddress });
-  client = new Client({ connection, namespace: config.temporalNamespace });
-  sinkDir = mkdtempSync(join(tmpdir(), 'push-crash-sink-'));
-  sink = await startPushSink({ dir: sinkDir, host: '127.0.0.1', trust: [demoCredentials()] });
-});
-afterAll(async () => {
-  await Promise.all(workers.map((w) => w.stop()));
-  await sink?.close();
-  await connection?.close();
-  await api?.stop();
-  if (sinkDir) rmSync(sinkDir, { recursive: true, force: true });
-});
+const stack = usePushCrashStack('push-crash');
 
 describe('push worker kill -9 mid-send', () => {
   it('every device gets its push; repeats only within the in-flight page, with the same notificationId', async () => {
+    const { api, client, sink, sinkDir, workers } = stack;
     const tenant = await pushTenant(api);
     const devices = await insertDevices(api.deps.db, tenant.appId, DEVICES);
     const queue = `push-crash-${process.pid}-${Date.now().toString(36)}`;
