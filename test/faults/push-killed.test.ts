@@ -17,7 +17,8 @@ import { createDataSource } from '../../db/data-source';
 import { demoCredentials } from '../../lib/push/demo-credentials';
 import { startPushSink, type PushSink } from '../../scripts/push-sink';
 import type { TestApi } from '../support/api';
-import { carefulClient, failuresOf, type Attempt, type CarefulClientOptions, type Operation } from '../support/careful-client';
+import { carefulClient, failuresOf, type CarefulClientOptions, type Operation } from '../support/careful-client';
+import { phaseAt, printPhaseTable, type Phase } from '../support/fault-phases';
 import { freePort, OwnPostgres, ownRedis, ownTemporal, stopFaultServices, workerProcess, type Restartable } from '../support/fault-services';
 import { startPushApi } from '../support/push';
 import { insertDevices, pushTenant, type PushTenant } from '../support/push-send';
@@ -90,11 +91,6 @@ interface SendAnswer {
   notificationIds: string[];
   queued: number;
   rejected: number;
-}
-interface Phase {
-  name: string;
-  from: number;
-  recoverySeconds?: number;
 }
 
 test('kill the push worker, Temporal, PostgreSQL and Redis in turn under a register, send, campaign and trigger load', async () => {
@@ -219,7 +215,7 @@ test('kill the push worker, Temporal, PostgreSQL and Redis in turn under a regis
   await Promise.all(load);
   if (!worker.running) await worker.start();
 
-  const phaseOf = (at: number) => [...phases].reverse().find((p) => p.from <= at)!.name;
+  const phaseOf = (at: number) => phaseAt(phases, at);
   const ops: Operation[] = [...registers, ...sends, ...campaigns.operations()];
   const failures = failuresOf(ops);
 
@@ -292,21 +288,7 @@ test('kill the push worker, Temporal, PostgreSQL and Redis in turn under a regis
   const inProgress = (await api.deps.db.query(`SELECT count(*)::int AS n FROM idempotency_keys WHERE status_code IS NULL AND key LIKE 'push-faults-%'`)).rows[0].n;
   assert.equal(inProgress, 0);
 
-  const inPhase = (a: Attempt, p: string) => phaseOf(a.at) === p;
-  const kindsOf = (as: Attempt[]) =>
-    Object.entries(as.reduce<Record<string, number>>((n, a) => ((n[a.status] = (n[a.status] ?? 0) + 1), n), {}))
-      .map(([status, n]) => `${n} × ${status}`)
-      .join(', ');
-  console.table(
-    phases.map((p) => ({
-      phase: p.name,
-      requests: ops.flatMap((o) => o.attempts).filter((a) => inPhase(a, p.name)).length,
-      failures: failures.filter((a) => inPhase(a, p.name)).length,
-      kinds: kindsOf(failures.filter((a) => inPhase(a, p.name))),
-      repeats: repeats.get(p.name) ?? 0,
-      recoverySeconds: p.recoverySeconds ?? '-',
-    })),
-  );
+  printPhaseTable(phases, ops.flatMap((o) => o.attempts), failures, repeats);
   const repeated = [...repeats.values()].reduce((a, b) => a + b, 0);
   console.log(
     `push faults: ${registers.length} registers, ${sends.length} sends (${expected.size} notifications), ` +
