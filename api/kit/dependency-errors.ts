@@ -1,6 +1,7 @@
 // Which errors mean "a dependency is down" (PostgreSQL, Redis, Temporal, a worker) rather
 // than a bug: the error middleware answers them 503 service_unavailable with Retry-After
 // (contracts.md, "Failures and hostile input"); anything else unexpected stays a 500.
+import { TemporalDeadlineExceeded } from '../../lib/temporal/deadline';
 
 // PostgreSQL SQLSTATEs: class 08 (connection exception), 53 (insufficient resources),
 // 57P01-57P05 (admin/crash shutdown, cannot connect now, idle session timeout), 57014
@@ -26,6 +27,7 @@ export function isDependencyDown(err: unknown, depth = 0): boolean {
   if (typeof e.code === 'string' && (NET_CODES.has(e.code) || PG_UNAVAILABLE.test(e.code))) return true;
   if (typeof e.code === 'number' && GRPC_UNAVAILABLE.has(e.code) && /ServiceError|grpc/i.test(`${e.name} ${e.message}`)) return true;
   if (e.name === 'ServiceError') return true; // Temporal client: the RPC itself failed
+  if (err instanceof TemporalDeadlineExceeded) return true; // no answer within the request's bound
   if (typeof e.message === 'string' && MESSAGES.some((m) => m.test(e.message as string))) return true;
   return isDependencyDown(e.driverError, depth + 1) || isDependencyDown(e.cause, depth + 1);
 }

@@ -4,9 +4,10 @@
 // started the workflow first never start it twice and never fail for it.
 import { WorkflowExecutionAlreadyStartedError, type Client, type WorkflowStartOptions } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
+import { withinDeadline } from './deadline';
 
 export interface StartOnceOptions extends Omit<WorkflowStartOptions, 'workflowIdReusePolicy'> {
-  /** give up (DEADLINE_EXCEEDED) when Temporal has not accepted the start within this many ms */
+  /** give up (DEADLINE_EXCEEDED, at the latest a second later: lib/temporal/deadline.ts) when Temporal has not accepted the start within this many ms */
   deadlineMs?: number;
   /**
    * For an id that names one run at a time rather than one run ever (a manual webhook
@@ -22,7 +23,7 @@ export async function startOnce(client: Client, workflowType: string, options: S
   const workflowIdReusePolicy = reuseClosedId ? WorkflowIdReusePolicy.ALLOW_DUPLICATE : WorkflowIdReusePolicy.REJECT_DUPLICATE;
   const start = () => client.workflow.start(workflowType, { ...startOptions, workflowIdReusePolicy } as WorkflowStartOptions);
   try {
-    await (deadlineMs === undefined ? start() : client.withDeadline(Date.now() + deadlineMs, start));
+    await (deadlineMs === undefined ? start() : withinDeadline(client, deadlineMs, start));
     return true;
   } catch (err) {
     if (err instanceof WorkflowExecutionAlreadyStartedError) return false;

@@ -4,29 +4,25 @@
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { forgetWorkflowStarts } from '../../../db/repositories/workflow-starts';
 import { deleteApp } from '../../../domain/push/delete-app';
+import { withinDeadline } from '../../../lib/temporal/deadline';
 import { campaignWorkflowId } from '../../../workflows/campaign/contract';
 import type { AppDeps } from '../../deps';
 import { pushApiKeys } from '../auth';
 
-const TEMPORAL_DEADLINE_MS = 3000;
-const CANCEL_WAIT_MS = 3500;
+/** each cancel's deadline: the answer waits for them 3.5 s at the most (lib/temporal/deadline.ts) */
+const TEMPORAL_DEADLINE_MS = 2500;
 
 export async function deleteAppAndCampaigns(deps: AppDeps, appId: string): Promise<void> {
   const { liveCampaignIds } = await deleteApp(deps.db, appId, (keyIds) => pushApiKeys(deps).revoke(keyIds));
   const ids = liveCampaignIds.map(campaignWorkflowId);
   await forgetWorkflowStarts(deps.db, ids);
-  // best effort, and never more than CANCEL_WAIT_MS of the answer (Temporal may be down):
-  // a workflow this misses finds its campaign gone when it wakes and ends without sending
-  const cancels = Promise.all(
+  // best effort, and bounded (Temporal may be down): a workflow this misses finds its
+  // campaign gone when it wakes and ends without sending
+  await Promise.all(
     ids.map((id) =>
-      deps.temporal
-        .withDeadline(Date.now() + TEMPORAL_DEADLINE_MS, () => deps.temporal.workflow.getHandle(id).cancel())
-        .catch((err) => {
-          if (!(err instanceof WorkflowNotFoundError)) deps.logger.warn({ err, workflowId: id }, 'cancelling a deleted app campaign failed');
-        }),
+      withinDeadline(deps.temporal, TEMPORAL_DEADLINE_MS, () => deps.temporal.workflow.getHandle(id).cancel()).catch((err) => {
+        if (!(err instanceof WorkflowNotFoundError)) deps.logger.warn({ err, workflowId: id }, 'cancelling a deleted app campaign failed');
+      }),
     ),
   );
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([cancels, new Promise<void>((r) => (timer = setTimeout(r, CANCEL_WAIT_MS)))]);
-  clearTimeout(timer);
 }

@@ -11,6 +11,7 @@ import { findWorkflowStart, type OutboxStart } from '../../../db/repositories/wo
 import { cancelDraft, campaignNotFound, scheduleDraft, sendCampaign } from '../../../domain/push/campaign';
 import { isFinished, routeOf, type CampaignRecord } from '../../../domain/push/campaign.rules';
 import { DomainError } from '../../../domain/errors';
+import { withinDeadline } from '../../../lib/temporal/deadline';
 import {
   CAMPAIGN_WORKFLOW_TYPE,
   cancelUpdate,
@@ -28,9 +29,10 @@ import { AppError, errors } from '../../kit/errors';
 import type { IdempotencyState } from '../../kit/idempotency';
 
 /**
- * Temporal calls of a request end within this many ms (then 503): under the 10 s every
- * answer must keep, with room for the request's database reads on a loaded machine. A
- * cancel that timed out may still take effect (the workflow accepted it): GET shows it.
+ * Temporal calls of a request end within this many ms, the answer a second later at the
+ * most (lib/temporal/deadline.ts; then 503): under the 10 s every answer must keep, with
+ * room for the request's database reads on a loaded machine. A cancel that timed out may
+ * still take effect (the workflow accepted it): GET shows it.
  */
 const TEMPORAL_DEADLINE_MS = 6000;
 
@@ -105,7 +107,7 @@ async function change<Args extends unknown[]>(
   args: Args,
 ): Promise<CampaignChangeReply> {
   const id = campaignWorkflowId(campaignId);
-  const within = <R>(fn: () => Promise<R>) => bounded(deps.temporal.withDeadline(Date.now() + TEMPORAL_DEADLINE_MS, fn));
+  const within = <R>(fn: () => Promise<R>) => withinDeadline(deps.temporal, TEMPORAL_DEADLINE_MS, fn);
   // one signature for updates with and without arguments
   const def = update as unknown as UpdateDefinition<CampaignChangeReply, [unknown, ...unknown[]]>;
   const opts = { args: args as unknown as [unknown, ...unknown[]] };
@@ -139,20 +141,6 @@ async function change<Args extends unknown[]>(
     deps.logger.error({ err, campaignId }, 'campaign change failed');
     throw errors.unavailable();
   }
-}
-
-/**
- * The client's retries of an unavailable server back off past the call's deadline (its
- * last sleep alone can take 4 s), so the answer is bounded here too: a second after the
- * deadline the request gives up (503) and the call is left to finish or fail on its own.
- */
-function bounded<R>(call: Promise<R>): Promise<R> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('Temporal did not answer in time')), TEMPORAL_DEADLINE_MS + 1000);
-  });
-  call.catch(() => undefined); // its failure after the give-up is nobody's to handle
-  return Promise.race([call, late]).finally(() => clearTimeout(timer));
 }
 
 /** The refusal of a change the workflow could not take, in the stored row's words. */

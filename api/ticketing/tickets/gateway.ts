@@ -20,17 +20,19 @@ import type { TicketRecord, TicketStatus } from '../../../domain/tickets/types';
 import { bindIdempotencyResource } from '../../../db/repositories/idempotency-keys';
 import { enqueueWorkflowStart, findWorkflowStart, type OutboxStart } from '../../../db/repositories/workflow-starts';
 import { isDomainError } from '../../../domain/errors';
+import { withinDeadline as withinTemporalDeadline } from '../../../lib/temporal/deadline';
 import { storeNewTicket } from '../../../domain/tickets/store-new-ticket';
 import type { IdempotencyState } from '../../kit/idempotency';
 import { quotaExceeded } from './quota';
 /**
- * Temporal calls of a request end within this many ms (DEADLINE_EXCEEDED → 503), so a
- * Temporal server or a worker that is down never holds an answer past 10 s.
+ * Temporal calls of a request end within this many ms (DEADLINE_EXCEEDED → 503), and its
+ * answer a second later at the most (lib/temporal/deadline.ts), so a Temporal server or a
+ * worker that is down never holds an answer past 10 s.
  */
 export const TEMPORAL_DEADLINE_MS = 8000;
 
 function withinDeadline<R>(deps: AppDeps, fn: () => Promise<R>): Promise<R> {
-  return deps.temporal.withDeadline(Date.now() + TEMPORAL_DEADLINE_MS, fn);
+  return withinTemporalDeadline(deps.temporal, TEMPORAL_DEADLINE_MS, fn);
 }
 
 /**

@@ -1,0 +1,29 @@
+// Temporal calls made while an HTTP request waits for them. The client's own deadline
+// (withDeadline: DEADLINE_EXCEEDED) is not a bound on the answer: its retries of an
+// unavailable server back off past it (the last sleep alone can take 4 s). So the call is
+// also raced against a hard bound a second after the deadline; past it the request gets
+// TemporalDeadlineExceeded (a 503, api/kit/dependency-errors.ts) and the call is left to
+// finish or fail on its own.
+import type { Client } from '@temporalio/client';
+
+export class TemporalDeadlineExceeded extends Error {
+  constructor(ms: number) {
+    super(`Temporal did not answer within ${ms} ms`);
+    this.name = 'TemporalDeadlineExceeded';
+  }
+}
+
+/** fn's Temporal calls under a deadline of `ms`, its answer within `ms` + 1 s. */
+export async function withinDeadline<R>(client: Client, ms: number, fn: () => Promise<R>): Promise<R> {
+  const call = client.withDeadline(Date.now() + ms, fn);
+  call.catch(() => undefined); // a failure after the give-up is nobody's to handle
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new TemporalDeadlineExceeded(ms + 1000)), ms + 1000);
+  });
+  try {
+    return await Promise.race([call, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
