@@ -42,7 +42,27 @@ export interface Config {
    * to services on the API's own host). Private ranges stay refused either way.
    */
   webhookAllowLoopback: boolean;
+  /**
+   * Where people open the web pages (the set-password link, `{APP_URL}/setup-password?token=…`):
+   * APP_URL, default the API itself on localhost.
+   */
+  appUrl: string;
+  /**
+   * First-party web origins (marketing site, app) that get CORS answers on the public push
+   * endpoints: CORS_ORIGINS="https://example.com,https://app.example.com"; defaults are
+   * the usual local development servers (docs/trial-onboarding.md, "CORS").
+   */
+  corsOrigins: string[];
+  /**
+   * The transactional email provider (Postmark's email API) tried before SMTP: enabled by
+   * POSTMARK_SERVER_TOKEN; POSTMARK_API_URL points it elsewhere (tests, a local fake).
+   */
+  postmark?: { apiUrl: string; serverToken: string; messageStream: string };
+  /** each email provider's time-out in ms before the chain falls through (EMAIL_TIMEOUT_MS) */
+  emailTimeoutMs: number;
 }
+
+export const DEFAULT_CORS_ORIGINS = ['http://localhost:3000', 'http://localhost:5173', 'http://127.0.0.1:3000', 'http://127.0.0.1:5173'];
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
@@ -71,6 +91,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : undefined,
     webhookSecretKey: env.WEBHOOK_SECRET_KEY || undefined,
     webhookAllowLoopback: ['1', 'true', 'on', 'yes'].includes((env.WEBHOOK_ALLOW_LOOPBACK ?? '').toLowerCase()),
+    appUrl: (env.APP_URL || `http://localhost:${Number(env.PORT ?? 3000)}`).replace(/\/+$/, ''),
+    corsOrigins: env.CORS_ORIGINS !== undefined ? env.CORS_ORIGINS.split(',').map((s) => s.trim().replace(/\/+$/, '')).filter(Boolean) : DEFAULT_CORS_ORIGINS,
+    postmark: env.POSTMARK_SERVER_TOKEN
+      ? {
+          apiUrl: (env.POSTMARK_API_URL || 'https://api.postmarkapp.com').replace(/\/+$/, ''),
+          serverToken: env.POSTMARK_SERVER_TOKEN,
+          messageStream: env.POSTMARK_MESSAGE_STREAM || 'outbound',
+        }
+      : undefined,
+    emailTimeoutMs: Number(env.EMAIL_TIMEOUT_MS ?? 5000),
   };
 }
 
