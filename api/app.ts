@@ -11,6 +11,7 @@ import { clientAddress, trustedProxies } from './kit/client-ip';
 import { ticketingRouter } from './ticketing/router';
 import { platformRouter } from './platform/router';
 import { pushRouter } from './push/router';
+import { webRouter } from './web/router';
 
 /** The whole HTTP surface; no listen here, so tests and the server share it. */
 export function createApp(deps: AppDeps): Koa {
@@ -18,7 +19,7 @@ export function createApp(deps: AppDeps): Koa {
   // app.proxy serves X-Forwarded-Proto (the kit's HSTS); the client address is decided by
   // clientAddress (X-Forwarded-For only from TRUSTED_PROXIES), never by Koa's trust-everyone rule.
   app.proxy = true;
-  const routers = [ticketingRouter(deps), platformRouter(deps), pushRouter(deps)];
+  const routers = [ticketingRouter(deps), platformRouter(deps), pushRouter(deps), webRouter()];
   app.use(clientAddress(trustedProxies(deps.config.trustedProxies)));
   app.use(securityHeaders());
   app.use(requestId());

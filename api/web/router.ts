@@ -1,0 +1,74 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { ADMIN_PAGE, ASSET_PATHS, SETUP_PAGE } from './pages';
+
+/**
+ * Every response of the pages: only our own scripts, styles and API calls (no inline
+ * script, no CDN), never framed, forms never submitted anywhere by the browser itself
+ * (the scripts send JSON), and no Referer: the set-password page's address carries the
+ * token until its script drops it, so no request it makes may repeat that address.
+ */
+export const PAGE_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; " +
+  "frame-ancestors 'none'; form-action 'none'; base-uri 'none'";
+
+function pageHeaders(ctx: Context): void {
+  ctx.set('Content-Security-Policy', PAGE_CSP);
+  ctx.set('Referrer-Policy', 'no-referrer');
+  ctx.set('X-Frame-Options', 'DENY');
+}
+
+interface Asset {
+  body: string;
+  type: string;
+  etag: string;
+}
+
+function asset(file: string, type: string): Asset {
+  const body = readFileSync(join(__dirname, 'assets', file), 'utf8');
+  return { body, type, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+}
+
+/**
+ * The operator page (`/admin/trial-requests`) and the set-password page
+ * (`/setup-password?token=…`) with their script and style files, served by the API host
+ * so that their calls to /api/v1 are same-origin (docs/trial-onboarding.md, "The pages").
+ * The pages are static shells; they hold no data and need no session on the server.
+ */
+export function webRouter(): Router {
+  const router = new Router();
+  const assets: Record<string, Asset> = {
+    [ASSET_PATHS.css]: asset('pages.css', 'text/css; charset=utf-8'),
+    [ASSET_PATHS.admin]: asset('trial-requests.js', 'text/javascript; charset=utf-8'),
+    [ASSET_PATHS.setup]: asset('setup-password.js', 'text/javascript; charset=utf-8'),
+  };
+
+  const page = (html: string) => (ctx: Context) => {
+    pageHeaders(ctx);
+    // the set-password page is opened with a token; neither page is worth a cached copy
+    ctx.set('Cache-Control', 'no-store');
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.body = html;
+  };
+  router.get('/admin/trial-requests', page(ADMIN_PAGE));
+  router.get('/setup-password', page(SETUP_PAGE));
+
+  for (const [path, a] of Object.entries(assets)) {
+    router.get(path, (ctx) => {
+      pageHeaders(ctx);
+      // revalidated on every load: a deploy changes them in place (no build step, no hashed names)
+      ctx.set('Cache-Control', 'no-cache');
+      ctx.set('ETag', a.etag);
+      if (ctx.get('If-None-Match') === a.etag) {
+        ctx.status = 304;
+        return;
+      }
+      ctx.type = a.type;
+      ctx.body = a.body;
+    });
+  }
+  return router;
+}
