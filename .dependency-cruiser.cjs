@@ -65,10 +65,18 @@ module.exports = {
       to: { path: '^api/(ticketing|push|platform)/', pathNot: '^api/$1/' },
     },
     {
+      name: 'web-pages-call-the-api-over-http',
+      comment:
+        'The pages (api/web) are static shells whose scripts call /api/v1 like any client: they import no API resource, domain, database or workflow code.',
+      severity: 'error',
+      from: { path: '^api/web/' },
+      to: { path: '^(api/(ticketing|push|platform)|domain|db|workflows)/' },
+    },
+    {
       name: 'kit-serves-every-api',
       severity: 'error',
       from: { path: '^api/kit/' },
-      to: { path: '^api/(ticketing|push|platform)/' },
+      to: { path: '^api/(ticketing|push|platform|web)/' },
     },
     {
       name: 'workers-never-import-the-api',
