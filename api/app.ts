@@ -8,10 +8,17 @@ import { allowedMethodsOf } from './kit/methods';
 import { requestId } from './kit/request-id';
 import { requestLog } from './kit/request-log';
 import { clientAddress, trustedProxies } from './kit/client-ip';
+import { cors } from './kit/cors';
 import { ticketingRouter } from './ticketing/router';
 import { platformRouter } from './platform/router';
 import { pushRouter } from './push/router';
 import { webRouter } from './web/router';
+
+/**
+ * The push endpoints a first-party web page posts to from the browser (the trial form,
+ * sign-in, registration, set-password): CORS for CORS_ORIGINS (docs/trial-onboarding.md, "CORS").
+ */
+export const PUSH_PUBLIC_PATHS = ['/api/v1/trial-requests', '/api/v1/auth/register', '/api/v1/auth/login', '/api/v1/auth/refresh', '/api/v1/auth/setup-token', '/api/v1/auth/set-password'];
 
 /** The whole HTTP surface; no listen here, so tests and the server share it. */
 export function createApp(deps: AppDeps): Koa {
@@ -24,6 +31,8 @@ export function createApp(deps: AppDeps): Koa {
   app.use(securityHeaders());
   app.use(requestId());
   app.use(requestLog(deps.logger));
+  // outside the error middleware: error answers carry the CORS headers too
+  app.use(cors({ origins: deps.config.corsOrigins, paths: PUSH_PUBLIC_PATHS }));
   app.use(
     errorHandler({
       logger: deps.logger,

@@ -20,6 +20,7 @@ import { PushAppCredentialsNotify1732200000001 } from './migrations/173220000000
 import { PushCampaigns1732200000010 } from './migrations/1732200000010-PushCampaigns';
 import { EventTriggers1732200000020 } from './migrations/1732200000020-EventTriggers';
 import { TriggerBatches1732200000030 } from './migrations/1732200000030-TriggerBatches';
+import { TrialOnboarding1732210000001 } from './migrations/1732210000001-TrialOnboarding';
 
 // Schema changes only ever come from the hand-written migrations listed here;
 // `synchronize` stays off so TypeORM never alters a table by itself.
@@ -39,6 +40,7 @@ export const MIGRATIONS = [
   PushCampaigns1732200000010,
   EventTriggers1732200000020,
   TriggerBatches1732200000030,
+  TrialOnboarding1732210000001,
 ];
 
 /** The node-postgres pool TypeORM built for each DataSource (set by `initialize()`). */

@@ -21,6 +21,9 @@ import { PushTriggerFiring } from './push-trigger-firing.entity';
 import { PushSend } from './push-send.entity';
 import { PushNotification } from './push-notification.entity';
 import { PushCampaign } from './push-campaign.entity';
+import { PushTrialRequest } from './push-trial-request.entity';
+import { PushSetupToken } from './push-setup-token.entity';
+import { PushAuditEvent } from './push-audit-event.entity';
 import { SigningKey } from './signing-key.entity';
 import { TicketAudit } from './ticket-audit.entity';
 import { TicketUsage } from './ticket-usage.entity';
@@ -53,6 +56,9 @@ export {
   PushEventTrigger,
   PushTriggerFiring,
   PushCampaign,
+  PushTrialRequest,
+  PushSetupToken,
+  PushAuditEvent,
   SigningKey,
   Ticket,
   TicketAudit,
@@ -96,4 +102,7 @@ export const ENTITIES = [
   PushEventTrigger,
   PushTriggerFiring,
   PushCampaign,
+  PushTrialRequest,
+  PushSetupToken,
+  PushAuditEvent,
 ];

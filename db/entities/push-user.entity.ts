@@ -13,8 +13,9 @@ export class PushUser {
   @Column({ type: 'text' })
   name!: string;
 
-  @Column({ name: 'password_hash', type: 'text' })
-  passwordHash!: string;
+  /** null: an approved trial owner who has not used the setup link yet (cannot log in) */
+  @Column({ name: 'password_hash', type: 'text', nullable: true })
+  passwordHash!: string | null;
 
   /** operators of the trial approval flow */
   @Column({ name: 'is_super_admin', type: 'boolean', default: false })

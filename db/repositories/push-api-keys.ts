@@ -2,6 +2,7 @@
 // whole key; revoked keys keep their row (revoked_at) and stop authenticating at once.
 import { PushApiKey } from '../entities';
 import { managerOf, sql, type Executor } from '../db';
+import { TRIAL_EXPIRED_SQL } from './push-users';
 
 export interface PushApiKeyRow {
   id: string;
@@ -29,7 +30,7 @@ export async function findLivePushKeyByHash(executor: Executor, keyHash: string)
   const { rows } = await sql<PushKeyPrincipalRow>(
     executor,
     `SELECT k.id, k.app_id AS "appId", a.company_id AS "companyId",
-            (c.status = 'trial' AND c.trial_ends_at IS NOT NULL AND c.trial_ends_at <= now()) AS "trialExpired",
+            ${TRIAL_EXPIRED_SQL('c')} AS "trialExpired",
             CASE WHEN c.status = 'trial' THEN c.trial_ends_at END AS "trialEndsAt"
        FROM push_api_keys k JOIN push_apps a ON a.id = k.app_id JOIN push_companies c ON c.id = a.company_id
       WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,

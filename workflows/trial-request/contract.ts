@@ -98,8 +98,8 @@ export interface TrialRequestActivities {
    * the link's generation time and audit `trial_request.setup_link_generated`.
    */
   issueSetupToken(input: { requestId: string; tokenId: string; purpose: 'email' | 'link'; createdAt: string; expiresAt: string; actorId: string | null }): Promise<TokenReply>;
-  /** Emails the link of token `tokenId` through the chain; records attempt, provider, id, error; audit `trial_request.setup_email_sent`. */
-  sendSetupEmail(input: { requestId: string; tokenId: string }): Promise<SetupEmailOutcome>;
+  /** Emails the link of token `tokenId` through the chain; records attempt, provider, id, error; audit `trial_request.setup_email_sent`. Null: the token is no longer open (used, voided, expired), nothing sent. */
+  sendSetupEmail(input: { requestId: string; tokenId: string }): Promise<SetupEmailOutcome | null>;
   /** Marks the token expired if it is still open (the 7-day timer). */
   expireSetupToken(input: { tokenId: string }): Promise<void>;
   /** The reminder email for the trial ending at `trialEndsAt`, once per end. */

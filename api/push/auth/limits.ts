@@ -8,6 +8,8 @@ import { perDeps, type AppDeps } from '../../deps';
 export const PUSH_LIMIT_DEFAULTS = {
   /** POST /auth/*: per client IP */
   'push-auth-ip': 20,
+  /** POST /trial-requests (public): per client IP; the spec sets none, a form is sent a few times at most */
+  'push-trial-ip': 5,
   /** POST /devices/register: per API key */
   'push-devices-register': 1000,
   /** POST /event-triggers/fire: per API key */

@@ -4,14 +4,13 @@
 // workflow is an Update to it (the workflow writes the row); while the workflow's entry
 // still waits in the outbox, the Update starts it (update-with-start of the entry's own
 // input), so a change never waits for the dispatcher nor gets lost before it.
-import { WithStartWorkflowOperation, WorkflowUpdateFailedError } from '@temporalio/client';
-import { ApplicationFailure, WorkflowIdReusePolicy, WorkflowNotFoundError, type UpdateDefinition } from '@temporalio/common';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { ApplicationFailure, type UpdateDefinition } from '@temporalio/common';
 import { findCampaign } from '../../../db/repositories/push-campaigns';
-import { findWorkflowStart, type OutboxStart } from '../../../db/repositories/workflow-starts';
+import type { OutboxStart } from '../../../db/repositories/workflow-starts';
 import { cancelDraft, campaignNotFound, scheduleDraft, sendCampaign } from '../../../domain/push/campaign';
 import { isFinished, routeOf, type CampaignRecord } from '../../../domain/push/campaign.rules';
 import { DomainError } from '../../../domain/errors';
-import { withinDeadline } from '../../../lib/temporal/deadline';
 import {
   CAMPAIGN_WORKFLOW_TYPE,
   cancelUpdate,
@@ -25,6 +24,7 @@ import {
   type CampaignInput,
 } from '../../../workflows/campaign/contract';
 import type { AppDeps } from '../../deps';
+import { isEndedWorkflow, updateEntityWorkflow } from '../../kit/entity-update';
 import { AppError, errors } from '../../kit/errors';
 import type { IdempotencyState } from '../../kit/idempotency';
 
@@ -106,30 +106,14 @@ async function change<Args extends unknown[]>(
   update: UpdateDefinition<CampaignChangeReply, Args>,
   args: Args,
 ): Promise<CampaignChangeReply> {
-  const id = campaignWorkflowId(campaignId);
-  const within = <R>(fn: () => Promise<R>) => withinDeadline(deps.temporal, TEMPORAL_DEADLINE_MS, fn);
-  // one signature for updates with and without arguments
-  const def = update as unknown as UpdateDefinition<CampaignChangeReply, [unknown, ...unknown[]]>;
-  const opts = { args: args as unknown as [unknown, ...unknown[]] };
-  const direct = () => within(() => deps.temporal.workflow.getHandle(id).executeUpdate(def, opts));
   try {
-    try {
-      return await direct();
-    } catch (err) {
-      if (!(err instanceof WorkflowNotFoundError)) throw err;
-      const pending = await findWorkflowStart(deps.db, id);
-      if (!pending) return await direct(); // started (and its entry dropped) between the two reads
-      const startWorkflowOperation = new WithStartWorkflowOperation(CAMPAIGN_WORKFLOW_TYPE, {
-        workflowId: id,
-        taskQueue: pending.taskQueue,
-        args: pending.args,
-        workflowIdConflictPolicy: 'USE_EXISTING',
-        // a run that already ended is never started again
-        workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-        searchAttributes: pending.searchAttributes ?? undefined,
-      });
-      return await within(() => deps.temporal.workflow.executeUpdateWithStart(def, { ...opts, startWorkflowOperation }));
-    }
+    return await updateEntityWorkflow(deps, {
+      workflowId: campaignWorkflowId(campaignId),
+      workflowType: CAMPAIGN_WORKFLOW_TYPE,
+      update,
+      args,
+      deadlineMs: TEMPORAL_DEADLINE_MS,
+    });
   } catch (err) {
     if (err instanceof AppError || err instanceof DomainError) throw err;
     const failure = err instanceof WorkflowUpdateFailedError ? err.cause : undefined;
@@ -137,7 +121,7 @@ async function change<Args extends unknown[]>(
       if (failure.type === PAST_TIME) throw errors.validation(failure.message, { scheduledAt: [failure.message] });
       if (failure.type === NOT_SCHEDULED || failure.type === FINISHING) throw answerFromRow(await stored(deps, campaignId), failure.message);
     }
-    if (err instanceof WorkflowNotFoundError || isEnded(err)) throw answerFromRow(await stored(deps, campaignId), 'The campaign has finished');
+    if (isEndedWorkflow(err)) throw answerFromRow(await stored(deps, campaignId), 'The campaign has finished');
     deps.logger.error({ err, campaignId }, 'campaign change failed');
     throw errors.unavailable();
   }
@@ -147,8 +131,4 @@ async function change<Args extends unknown[]>(
 function answerFromRow(c: CampaignRecord, message: string): AppError {
   if (isFinished(c.status)) return errors.conflict('campaign_finished', `Campaign '${c.id}' is ${c.status}; it cannot change any more`);
   return errors.conflict('campaign_not_scheduled', `Campaign '${c.id}' is ${c.status}: ${message}`);
-}
-
-function isEnded(err: unknown): boolean {
-  return err instanceof Error && /already completed|already started|not found/i.test(err.message);
 }
