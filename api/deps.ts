@@ -1,5 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
 import Redis from 'ioredis';
+import { systemClock, type Clock } from '../lib/clock';
 import type { Config } from '../lib/config';
 import { logger, type Logger } from '../lib/logger';
 import { connectDb, type Db } from '../db/db';
@@ -17,7 +18,15 @@ export interface AppDeps {
    * Injectable so tests can make a name resolve to a private address without real DNS.
    */
   resolveHost?: Resolver;
+  /**
+   * The time expiry checks on the request path read (setup tokens); default the system
+   * clock. Injectable so a test stands at the exact boundary (lib/clock.ts).
+   */
+  clock?: Clock;
 }
+
+/** The request path's clock (AppDeps.clock, else the system's). */
+export const nowOf = (deps: AppDeps): Date => (deps.clock ?? systemClock)();
 
 export async function createDeps(config: Config): Promise<AppDeps & { close(): Promise<void> }> {
   const db = await connectDb(config.databaseUrl);

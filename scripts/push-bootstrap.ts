@@ -18,9 +18,9 @@ import {
   ensurePushMembership,
   ensurePushUser,
   isLivePushKey,
-  setPushUserPassword,
+  makePushSuperAdmin,
 } from '../db/repositories/push-demo';
-import { findPushUserById } from '../db/repositories/push-users';
+import { findPushUserById, setPushUserPassword } from '../db/repositories/push-users';
 import { hashPassword, verifyPassword } from '../domain/auth/passwords';
 import { hashApiKey } from '../lib/api-keys';
 import type { Config } from '../lib/config';
@@ -34,6 +34,9 @@ export const PUSH_DEMO = {
   userId: '00000000-0000-4000-8000-000000000002',
   appId: '00000000-0000-4000-8000-000000000003',
   email: 'demo@push.example.com',
+  operatorCompanyId: '00000000-0000-4000-8000-000000000004',
+  superAdminId: '00000000-0000-4000-8000-000000000005',
+  superAdminEmail: 'operator@push.example.com',
 };
 
 interface Stored {
@@ -59,19 +62,9 @@ export async function bootstrapPush(db: Db, config: Config, ticketingCredentials
   const file = join(dirname(ticketingCredentialsFile), `push-${basename(ticketingCredentialsFile)}`);
   const stored = await readStored(file);
 
-  const password = createHmac('sha256', masterKey(config)).update('push demo password v1').digest('base64url').slice(0, 20);
-  const userId = await db.transaction(async (m) => {
-    await ensurePushCompany(m, { id: PUSH_DEMO.companyId, name: 'Demo Studio' });
-    const id = await ensurePushUser(m, { id: PUSH_DEMO.userId, email: PUSH_DEMO.email, name: 'Demo Developer', passwordHash: await hashPassword(password) });
-    await ensurePushMembership(m, id, PUSH_DEMO.companyId);
-    await ensurePushApp(m, { id: PUSH_DEMO.appId, companyId: PUSH_DEMO.companyId, name: 'Demo App', bundleId: 'com.example.demo', platform: 'Android' });
-    return id;
-  });
-  const user = (await findPushUserById(db, userId))!;
-  if (!(await verifyPassword(user.passwordHash, password))) {
-    // changed since (or the secret-box key was): the demo password is the derived one again
-    await setPushUserPassword(db, userId, await hashPassword(password));
-  }
+  const password = derivedPassword(config, 'push demo password v1');
+  const userId = await ensureAccount(db, { companyId: PUSH_DEMO.companyId, companyName: 'Demo Studio', userId: PUSH_DEMO.userId, email: PUSH_DEMO.email, name: 'Demo Developer', password });
+  await ensurePushApp(db, { id: PUSH_DEMO.appId, companyId: PUSH_DEMO.companyId, name: 'Demo App', bundleId: 'com.example.demo', platform: 'Android' });
 
   // the local sink's credentials (generated once per checkout), written on every run so
   // the app keeps working with the sink after the credentials file was regenerated
@@ -87,5 +80,48 @@ export async function bootstrapPush(db: Db, config: Config, ticketingCredentials
     await insertPushApiKey(db, { id: keyId, appId: PUSH_DEMO.appId, name: 'demo bootstrap key', prefix: k.prefix, keyHash: k.hash });
   }
   await writeStored(file, { keyId, apiKey });
-  return { email: PUSH_DEMO.email, password, appId: PUSH_DEMO.appId, apiKey };
+  return { email: PUSH_DEMO.email, password, appId: PUSH_DEMO.appId, apiKey, ...(await bootstrapSuperAdmin(db, config)) };
+}
+
+/**
+ * The local stack's operator of trial approvals (docs/trial-onboarding.md): a super-admin
+ * in a company of its own, its password derived like the demo one. Never in production,
+ * where an operator is made on purpose (`UPDATE push_users SET is_super_admin = true`).
+ */
+async function bootstrapSuperAdmin(db: Db, config: Config) {
+  if (config.env === 'production') return {};
+  const password = derivedPassword(config, 'push super-admin password v1');
+  const userId = await ensureAccount(db, {
+    companyId: PUSH_DEMO.operatorCompanyId,
+    companyName: 'Push Operators',
+    userId: PUSH_DEMO.superAdminId,
+    email: PUSH_DEMO.superAdminEmail,
+    name: 'Push Operator',
+    password,
+  });
+  await makePushSuperAdmin(db, userId);
+  return { superAdminEmail: PUSH_DEMO.superAdminEmail, superAdminPassword: password };
+}
+
+function derivedPassword(config: Config, purpose: string): string {
+  return createHmac('sha256', masterKey(config)).update(purpose).digest('base64url').slice(0, 20);
+}
+
+/** A company, its owner with `password` and the membership, made once; answers the owner's id. */
+async function ensureAccount(
+  db: Db,
+  a: { companyId: string; companyName: string; userId: string; email: string; name: string; password: string },
+): Promise<string> {
+  const userId = await db.transaction(async (m) => {
+    await ensurePushCompany(m, { id: a.companyId, name: a.companyName });
+    const id = await ensurePushUser(m, { id: a.userId, email: a.email, name: a.name, passwordHash: await hashPassword(a.password) });
+    await ensurePushMembership(m, id, a.companyId);
+    return id;
+  });
+  const user = (await findPushUserById(db, userId))!;
+  if (!(await verifyPassword(user.passwordHash, a.password))) {
+    // changed since (or the secret-box key was): the password is the derived one again
+    await setPushUserPassword(db, userId, await hashPassword(a.password));
+  }
+  return userId;
 }

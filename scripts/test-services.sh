@@ -58,6 +58,28 @@ if [ -z "$push_url" ]; then
 fi
 export FCM_ENDPOINT="$push_url" APNS_ENDPOINT="$push_url"
 
+# The transactional email provider the onboarding worker tries before SMTP: a fake of
+# Postmark's API (test/support/fake-postmark-main.ts) that refuses `+provider-down`
+# recipients (503) and writes what it accepts to .data/test-postmark/.
+export POSTMARK_SINK_DIR="$ROOT/.data/test-postmark" POSTMARK_SERVER_TOKEN="test-postmark-token"
+rm -rf "$POSTMARK_SINK_DIR" && mkdir -p "$POSTMARK_SINK_DIR"
+postmark_log="$ROOT/.data/logs/fake-postmark.log"
+node_modules/.bin/tsx test/support/fake-postmark-main.ts >"$postmark_log" 2>&1 </dev/null &
+TEST_SERVICE_PIDS+=($!)
+postmark_url=""
+for _ in $(seq 1 120); do
+  postmark_url="$(sed -n 's/^fake postmark on \(http:\/\/[0-9.:]*\).*/\1/p' "$postmark_log" 2>/dev/null)"
+  [ -n "$postmark_url" ] && break
+  kill -0 "${TEST_SERVICE_PIDS[-1]}" 2>/dev/null || break
+  sleep 0.25
+done
+if [ -z "$postmark_url" ]; then
+  echo "[test] the fake email provider did not start:" >&2
+  cat "$postmark_log" >&2 || true
+  exit 1
+fi
+export POSTMARK_API_URL="$postmark_url"
+
 # the queue names, from the worker registry (workers/registry.ts) itself
 queues="$(node_modules/.bin/tsx workers/list-queues.ts)" || { echo "[test] workers/list-queues.ts failed" >&2; exit 1; }
 [ -n "$queues" ] || { echo "[test] the worker registry lists no queue" >&2; exit 1; }

@@ -1,5 +1,5 @@
 import type { Context, Middleware } from 'koa';
-import { AppError, errors } from './errors';
+import { AppError, type FieldErrors, errors } from './errors';
 import { DomainError, type DomainErrorKind } from '../../domain/errors';
 import type { Logger } from '../../lib/logger';
 import { ticketingEnvelope, type ErrorEnvelope } from './envelopes';
@@ -26,9 +26,13 @@ const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
   quota_exceeded: 429,
 };
 
-/** A domain command's refusal (domain/errors.ts): its kind gives the status, its code and message pass through. */
+/**
+ * A domain command's refusal (domain/errors.ts): its kind gives the status, its code and
+ * message pass through, and an invalid input's per-field messages (`details.errors`) too.
+ */
 export function fromDomainError(err: DomainError): AppError {
-  return new AppError(STATUS_OF_KIND[err.kind], err.code, err.message);
+  const fields = err.kind === 'invalid' ? (err.details.errors as FieldErrors | undefined) : undefined;
+  return new AppError(STATUS_OF_KIND[err.kind], err.code, err.message, {}, fields);
 }
 
 export interface ErrorHandlerOptions {

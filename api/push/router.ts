@@ -10,6 +10,7 @@ import { pushDevicesRouter } from './devices/routes';
 import { pushEventTriggersRouter } from './event-triggers/routes';
 import { pushNotificationsRouter } from './notifications/routes';
 import { pushSegmentsRouter } from './segments/routes';
+import { pushTrialRequestsRouter } from './trial-requests/routes';
 import { anonymousLimit, pushHealth } from './health';
 import { pushOpenApiDocument } from './openapi';
 
@@ -36,6 +37,7 @@ export function pushRouter(deps: AppDeps): Router {
     pushAnalyticsRouter(deps),
     pushEventTriggersRouter(deps),
     pushCampaignsRouter(deps),
+    pushTrialRequestsRouter(deps),
   ]) {
     router.use(r.routes());
   }

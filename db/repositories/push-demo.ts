@@ -20,8 +20,9 @@ export async function ensurePushUser(
   return rows[0].id;
 }
 
-export async function setPushUserPassword(executor: Executor, userId: string, passwordHash: string): Promise<void> {
-  await sql(executor, `UPDATE push_users SET password_hash = $2, updated_at = now() WHERE id = $1`, [userId, passwordHash]);
+/** The local stack's operator of the trial approval flow (never in production: scripts/push-bootstrap.ts). */
+export async function makePushSuperAdmin(executor: Executor, userId: string): Promise<void> {
+  await sql(executor, `UPDATE push_users SET is_super_admin = true, updated_at = now() WHERE id = $1 AND NOT is_super_admin`, [userId]);
 }
 
 export async function ensurePushMembership(executor: Executor, userId: string, companyId: string): Promise<void> {

@@ -37,7 +37,7 @@ describe('npm run admin -- bootstrap: push', () => {
   it('prints a demo account, its app and an app key that work, the same on every run', async () => {
     const first = await bootstrap();
     assert.deepEqual(Object.keys(first).sort(), ['push', 'ticketing']);
-    assert.deepEqual(Object.keys(first.push).sort(), ['apiKey', 'appId', 'email', 'password']);
+    assert.deepEqual(Object.keys(first.push).sort(), ['apiKey', 'appId', 'email', 'password', 'superAdminEmail', 'superAdminPassword']);
     assert.equal((await stat(join(dir, 'push-demo-credentials.json'))).mode & 0o777, 0o600);
 
     const second = await bootstrap();
@@ -57,6 +57,11 @@ describe('npm run admin -- bootstrap: push', () => {
     const local = demoCredentials();
     assert.equal(openFcmCredentials(api.deps.config, appId, rows[0].fcm).serviceAccountJson, local.serviceAccountJson);
     assert.deepEqual(openApnsCredentials(api.deps.config, appId, rows[0].apns), local.apns);
+
+    // the operator of trial approvals signs in and reads the admin list
+    const op = await api.request('POST', '/api/v1/auth/login', { body: { email: first.push.superAdminEmail, password: first.push.superAdminPassword } });
+    assert.equal(op.status, 200, JSON.stringify(op.body));
+    assert.equal((await api.request('GET', '/api/v1/admin/trial-requests', { headers: bearer(op.body.accessToken) })).status, 200);
 
     // a revoked key is replaced by the next run; the password stays
     const keys = await api.request('GET', `/api/v1/api-keys?appId=${appId}`, { headers: bearer(login.body.accessToken) });

@@ -7,6 +7,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 export type PostmarkAnswer = 'ok' | 'hang' | { status: number } | { errorCode: number; message?: string };
 
@@ -19,7 +21,15 @@ export interface PostmarkRequest {
   messageId?: string;
 }
 
-export async function startFakePostmark(opts: { serverToken: string }) {
+export interface FakePostmarkOptions {
+  serverToken: string;
+  /** the answer for one message (else the programmed one): a whole test run's fake picks by recipient */
+  answerFor?: (body: any) => PostmarkAnswer | undefined;
+  /** accepted messages are also written here, one JSON file each (a test run's fake, read by the tests) */
+  dir?: string;
+}
+
+export async function startFakePostmark(opts: FakePostmarkOptions) {
   const requests: PostmarkRequest[] = [];
   let answer: PostmarkAnswer = 'ok';
   const hanging = new Set<http.ServerResponse>();
@@ -45,7 +55,7 @@ export async function startFakePostmark(opts: { serverToken: string }) {
       if (req.method !== 'POST' || req.url !== '/email') return json(res, 404, { ErrorCode: 404, Message: 'Not found' });
       if (req.headers['x-postmark-server-token'] !== opts.serverToken)
         return json(res, 401, { ErrorCode: 10, Message: 'The Server Token you provided in the X-Postmark-Server-Token request header was invalid.' });
-      const a = answer;
+      const a = opts.answerFor?.(body) ?? answer;
       if (a === 'hang') {
         hanging.add(res);
         res.on('close', () => hanging.delete(res));
@@ -53,6 +63,7 @@ export async function startFakePostmark(opts: { serverToken: string }) {
       }
       if (a === 'ok') {
         record.messageId = randomUUID();
+        if (opts.dir) writeFileSync(join(opts.dir, `${record.messageId}.json`), JSON.stringify({ messageId: record.messageId, ...body }));
         return json(res, 200, { To: body?.To, SubmittedAt: new Date().toISOString(), MessageID: record.messageId, ErrorCode: 0, Message: 'OK' });
       }
       if ('status' in a) {

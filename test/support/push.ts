@@ -6,7 +6,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { startApi, type TestApi, type TestResponse } from './api';
 
 export const GENEROUS_PUSH_LIMITS =
-  'push-auth-ip=100000,push-token=100000,push-anonymous-ip=100000,push-devices-register=100000,push-event-fire=100000,push-notifications-send=100000';
+  'push-auth-ip=100000,push-trial-ip=100000,push-token=100000,push-anonymous-ip=100000,push-devices-register=100000,push-event-fire=100000,push-notifications-send=100000';
 
 export function startPushApi(env: Partial<NodeJS.ProcessEnv> = {}): Promise<TestApi> {
   return startApi({ RATE_LIMITS: GENEROUS_PUSH_LIMITS, ...env });

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
-import type { AppDeps } from '../../deps';
+import { nowOf, type AppDeps } from '../../deps';
 import { errors } from '../../kit/errors';
 import { carriesSecret } from '../../kit/headers';
 import { idempotency } from '../../kit/idempotency';
@@ -10,12 +10,16 @@ import { findPushUserById } from '../../../db/repositories/push-users';
 import { logInPushUser } from '../../../domain/auth/log-in-push-user';
 import { refreshPushSession } from '../../../domain/auth/refresh-push-session';
 import { registerPushAccount } from '../../../domain/auth/register-push-account';
+import { setPasswordWithToken, setupTokenInfo } from '../../../domain/onboarding/setup-tokens';
 import { pushLimits } from './limits';
 import { principalOf, pushAuth } from './middleware';
-import { LoginRequest, RefreshRequest, RegisterRequest } from './schema';
+import { LoginRequest, RefreshRequest, RegisterRequest, SetPasswordRequest, SetupTokenRequest } from './schema';
 import { authResult, presentUser } from './sessions';
 
-/** POST /auth/register, /auth/login, /auth/refresh (per-IP limit) and GET /auth/me (a user token). */
+/**
+ * POST /auth/register, /auth/login, /auth/refresh, /auth/setup-token, /auth/set-password
+ * (per-IP limit) and GET /auth/me (a user token).
+ */
 export function pushAuthRouter(deps: AppDeps): Router {
   const router = new Router();
   const limits = pushLimits(deps);
@@ -47,6 +51,21 @@ export function pushAuthRouter(deps: AppDeps): Router {
     const body = parse(RefreshRequest, ctx.request.body);
     const session = await refreshPushSession(deps.db, deps.logger, body.refreshToken);
     if (!session) throw errors.unauthorized('Invalid refresh token');
+    ctx.body = await authResult(deps, session);
+    carriesSecret(ctx);
+  });
+
+  // the set-password link (docs/trial-onboarding.md): who it is for, then the password
+  router.post('/auth/setup-token', perIp, idem, async (ctx) => {
+    const { token } = parse(SetupTokenRequest, ctx.request.body);
+    const info = await setupTokenInfo(deps.db, token, nowOf(deps));
+    ctx.body = { ...info, expiresAt: info.expiresAt?.toISOString() ?? null };
+    carriesSecret(ctx);
+  });
+
+  router.post('/auth/set-password', perIp, idem, async (ctx) => {
+    const body = parse(SetPasswordRequest, ctx.request.body);
+    const session = await setPasswordWithToken(deps.db, body.token, body.password, nowOf(deps));
     ctx.body = await authResult(deps, session);
     carriesSecret(ctx);
   });

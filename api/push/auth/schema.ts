@@ -27,6 +27,21 @@ export const RefreshRequest = z
   .object({ refreshToken: z.string().min(1).max(512).openapi({ description: 'The opaque refresh token of the last auth result' }) })
   .openapi('PushRefreshRequest');
 
+const setupToken = z.string().min(1).max(512).openapi({ description: 'The raw token of the set-password link (from the email or the operator)' });
+
+export const SetupTokenRequest = z.object({ token: setupToken }).openapi('PushSetupTokenRequest');
+export const SetPasswordRequest = z.object({ token: setupToken, password }).openapi('PushSetPasswordRequest');
+
+export const SetupTokenInfo = z
+  .object({
+    email: z.string().nullable(),
+    fullName: z.string().nullable(),
+    companyName: z.string().nullable(),
+    expiresAt: z.string().datetime().nullable(),
+    isValid: z.boolean().openapi({ description: 'false for an unknown, expired, used or replaced token (every other field null)' }),
+  })
+  .openapi('PushSetupTokenInfo');
+
 export const User = z
   .object({
     id: z.string().uuid(),
@@ -87,4 +102,25 @@ registry.registerPath({
   summary: 'The signed-in user',
   security: USER_ONLY,
   responses: { 200: json(User, 'the user'), ...errorResponses() },
+});
+
+registry.registerPath({
+  method: 'post',
+  path: '/api/v1/auth/setup-token',
+  summary: 'Who a set-password link is for, and whether it still works',
+  description: 'An unknown, expired, used or replaced token answers isValid false with every other field null (the same path for all).',
+  tags: ['Trial onboarding'],
+  security: [],
+  request: jsonBody(SetupTokenRequest),
+  responses: { 200: json(SetupTokenInfo, 'the token info'), 400: err('VALIDATION_FAILED'), ...limited },
+});
+
+registry.registerPath({
+  method: 'post',
+  path: '/api/v1/auth/set-password',
+  summary: "Set the approved owner's password with the link's token (single use); signs in",
+  tags: ['Trial onboarding'],
+  security: [],
+  request: jsonBody(SetPasswordRequest),
+  responses: { 200: json(AuthResult, 'signed in'), 400: err('VALIDATION_FAILED: a bad password, or an invalid, expired, used or replaced token (errors.token)'), ...limited },
 });

@@ -21,6 +21,7 @@ import {
 import type { AppDeps } from '../../deps';
 import { isEndedWorkflow, updateEntityWorkflow } from '../../kit/entity-update';
 import { AppError, errors } from '../../kit/errors';
+import { isUuid } from '../../kit/uuid';
 
 /** The workflow's and its activities' refusals (workflows/trial-request/contract.ts, domain/onboarding): 409 CONFLICT. */
 const REFUSALS = new Set([ALREADY_DECIDED, NOT_APPROVED, 'email_taken', 'password_already_set']);
@@ -44,7 +45,8 @@ export function trialRequestWorkflowStart(deps: AppDeps) {
 }
 
 export async function storedRequest(deps: AppDeps, id: string): Promise<TrialRequestRecord> {
-  const r = await findTrialRequest(deps.db, id);
+  // a malformed id and an unknown one: the same 404
+  const r = isUuid(id) ? await findTrialRequest(deps.db, id) : null;
   if (!r) throw errors.noSuch('trial request', id);
   return r;
 }
