@@ -127,8 +127,3 @@ export async function extendTrialCompany(executor: Executor, companyId: string, 
   );
   return rows[0]?.trialEndsAt ?? null;
 }
-
-/** Grants or takes the super-admin role (trial administration); the API reads it on every admin call. */
-export async function setPushSuperAdmin(executor: Executor, userId: string, isSuperAdmin: boolean): Promise<void> {
-  await managerOf(executor).update(PushUser, { id: userId }, { isSuperAdmin });
-}

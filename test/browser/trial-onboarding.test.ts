@@ -9,9 +9,9 @@ import { randomUUID } from 'node:crypto';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startApi, type TestApi } from '../support/api';
 import { capturedLogger } from '../support/captured-log';
-import { receivedMail } from '../support/mail';
+import { receivedMail, type ReceivedMail } from '../support/mail';
 import { bearer, GENEROUS_PUSH_LIMITS, registerAccount, type PushAccount } from '../support/push';
-import { registerSuperAdmin, setupLinkIn, submitTrialRequest } from '../support/trial-onboarding';
+import { submitTrial, superAdmin } from '../support/trial-requests';
 
 // scripts/ensure.sh installs it (ENSURE_CHROMIUM=1, set by scripts/test.sh)
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -23,8 +23,9 @@ let admin: PushAccount;
 const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
-  api = await startApi({ RATE_LIMITS: `${GENEROUS_PUSH_LIMITS},push-trial-ip=100000` }, { logger: log.logger });
-  admin = await registerSuperAdmin(api);
+  // startPushApi's limits, with a logger whose lines the tests read
+  api = await startApi({ RATE_LIMITS: GENEROUS_PUSH_LIMITS }, { logger: log.logger });
+  admin = await superAdmin(api);
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
 });
 afterAll(async () => {
@@ -33,6 +34,20 @@ afterAll(async () => {
 });
 
 const unique = (tag: string) => `${tag}-${randomUUID().slice(0, 8)}`;
+
+async function submitted(form: { email: string; companyName: string; fullName: string; requestedPlanSlug: string }): Promise<string> {
+  const res = await submitTrial(api, form);
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  return res.body.id;
+}
+
+/** The set-password link in a received email (quoted-printable soft breaks and escapes undone). */
+function setupLinkIn(mail: ReceivedMail): URL {
+  const text = mail.raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+  const m = /https?:\/\/\S+\/setup-password\?token=[A-Za-z0-9_-]+/.exec(text);
+  assert.ok(m, `no set-password link in the mail:\n${text}`);
+  return new URL(m[0]);
+}
 
 /** A page in a context of its own; any script error or CSP refusal fails the test. */
 async function newPage(): Promise<{ page: Page; problems: string[] }> {
@@ -69,6 +84,16 @@ async function signInByKeyboard(page: Page, account: { email: string; password: 
   await page.keyboard.press('Enter');
 }
 
+const ACTION_ERROR = (id: string) => `tr[data-action-for="${id}"] p.error:not(:empty)`;
+
+/** Submits the open action form of request `id`: it closes on success; the API's refusal fails the test. */
+async function submitAction(page: Page, id: string): Promise<void> {
+  await actionRow(page, id).locator('button[type="submit"]').click();
+  await page.waitForFunction(`!document.querySelector('tr[data-action-for="${id}"]') || !!document.querySelector('${ACTION_ERROR(id)}')`);
+  const error = page.locator(ACTION_ERROR(id));
+  if (await error.count()) assert.fail(`the API refused: ${await error.textContent()}`);
+}
+
 const row = (page: Page, id: string) => page.locator(`tr[data-id="${id}"]`);
 const actionRow = (page: Page, id: string) => page.locator(`tr[data-action-for="${id}"]`);
 
@@ -93,7 +118,7 @@ describe('trial onboarding in the browser', () => {
   it('approve on the operator page, the emailed link, set the password, signed in with it', async () => {
     const email = `${unique('owner')}@pixelforge.example`;
     const companyName = unique('Pixel Forge');
-    const id = await submitTrialRequest(api, { email, companyName, fullName: 'Robin Example', requestedPlanSlug: 'growth' });
+    const id = await submitted({ email, companyName, fullName: 'Robin Example', requestedPlanSlug: 'growth' });
 
     const { page, problems } = await newPage();
     await signInByKeyboard(page, admin);
@@ -107,7 +132,7 @@ describe('trial onboarding in the browser', () => {
     await plan.fill('scale');
     await page.locator(`#approve-days-${id}`).fill('10');
     await page.locator(`#approve-notes-${id}`).fill('Known studio');
-    await actionRow(page, id).locator('button[type="submit"]').click();
+    await submitAction(page, id);
 
     await row(page, id).locator('[data-field="status"]', { hasText: /^Approved/ }).waitFor();
     // the page reloads the list until the workflow has emailed the link
@@ -154,7 +179,7 @@ describe('trial onboarding in the browser', () => {
 
   it('generate link: the URL is shown once, with a copy button, and works', async () => {
     const email = `${unique('linked')}@pixelforge.example`;
-    const id = await submitTrialRequest(api, { email, companyName: unique('Mossy Games'), fullName: 'Kim Example', requestedPlanSlug: 'starter' });
+    const id = await submitted({ email, companyName: unique('Mossy Games'), fullName: 'Kim Example', requestedPlanSlug: 'starter' });
     const approved = await api.request('POST', `/api/v1/admin/trial-requests/${id}/approve`, {
       headers: { ...bearer(admin.accessToken), 'idempotency-key': randomUUID() },
       body: { planSlug: 'starter', trialDays: 14 },
@@ -166,6 +191,8 @@ describe('trial onboarding in the browser', () => {
     await signInByKeyboard(page, admin);
     await row(page, id).locator('button[data-action="link"]').click();
     await actionRow(page, id).locator('button[type="submit"]').click();
+    await page.waitForFunction(`!!document.querySelector('#setup-url-${id}') || !!document.querySelector('${ACTION_ERROR(id)}')`);
+    assert.equal(await page.locator(ACTION_ERROR(id)).count(), 0, (await actionRow(page, id).textContent()) ?? '');
 
     const input = page.locator(`#setup-url-${id}`);
     await input.waitFor();

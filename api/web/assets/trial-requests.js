@@ -15,6 +15,9 @@
   var state = { status: '', page: 1, totalPages: 1, items: [] };
   var openAction = null; // {id, kind}: one action form at a time
   var pollTimer = null;
+  var polls = 0;
+  var MAX_POLLS = 90; // three minutes; then the Refresh button
+  var resent = {}; // request id → the attempt count before a resend: reload until it grows
 
   var $ = function (id) { return document.getElementById(id); };
 
@@ -332,7 +335,7 @@
     var read; // the JSON body from the form, or a string: the problem to show
 
     if (kind === 'approve') {
-      var plan = el('input', { type: 'text', required: true, maxlength: 100, value: r.requestedPlanSlug || '' });
+      var plan = el('input', { type: 'text', required: true, maxlength: 64, value: r.requestedPlanSlug || '' });
       var days = el('input', { type: 'number', required: true, min: 1, max: 90, step: 1, value: 14 });
       var notes = el('textarea', { maxlength: 2000 });
       form.append(field('approve-plan-' + r.id, 'Plan', plan), field('approve-days-' + r.id, 'Trial days', days, '1 to 90'), field('approve-notes-' + r.id, 'Notes (optional)', notes));
@@ -397,6 +400,8 @@
         showLinkOnce(cell, r, res.body);
         return;
       }
+      if (kind === 'resend') resent[r.id] = (r.setupEmail && r.setupEmail.attempts) || 0;
+      polls = 0;
       var done = {
         approve: 'Approved ' + r.companyName + '; the setup email goes out now.',
         reject: 'Rejected the request of ' + r.companyName + '.',
@@ -456,7 +461,13 @@
 
   function waitingForEmail() {
     return state.items.some(function (r) {
-      return r.status === 'Approved' && !r.passwordSetAt && (!r.setupEmail || r.setupEmail.state === 'none');
+      if (r.status !== 'Approved' || r.passwordSetAt) return false;
+      var attempts = (r.setupEmail && r.setupEmail.attempts) || 0;
+      if (r.id in resent) {
+        if (attempts > resent[r.id]) delete resent[r.id];
+        else return true;
+      }
+      return !r.setupEmail || r.setupEmail.state === 'none';
     });
   }
 
@@ -467,7 +478,11 @@
 
   function schedulePoll() {
     stopPolling();
-    if (!session || openAction || !waitingForEmail()) return;
+    if (!session || openAction || !waitingForEmail()) {
+      polls = 0;
+      return;
+    }
+    if (++polls > MAX_POLLS) return;
     pollTimer = setTimeout(function () {
       pollTimer = null;
       if (!openAction) loadList({ quiet: true });
