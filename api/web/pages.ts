@@ -59,6 +59,7 @@ export const ADMIN_PAGE = `${head('Trial requests · operator', ASSET_PATHS.admi
       <button type="button" class="secondary" id="refresh">Refresh</button>
     </form>
     <p id="list-error" class="error" role="alert"></p>
+    <div class="table-wrap">
     <table id="requests">
       <caption id="requests-caption">Newest first.</caption>
       <thead>
@@ -76,6 +77,7 @@ export const ADMIN_PAGE = `${head('Trial requests · operator', ASSET_PATHS.admi
       </thead>
       <tbody></tbody>
     </table>
+    </div>
     <nav class="pager" aria-label="Pages">
       <button type="button" class="secondary" id="prev-page">Previous page</button>
       <span id="page-info"></span>
@@ -103,7 +105,9 @@ export const SETUP_PAGE = `${head('Set your password', ASSET_PATHS.setup)}
   <section id="form-section" aria-labelledby="form-title" hidden>
     <h2 id="form-title">Set the password for <span id="who-email"></span> (<span id="who-name"></span>, <span id="who-company"></span>)</h2>
     <p>This link is valid until <time id="expires"></time>, and only once.</p>
-    <form id="set-password" class="stack" method="post">
+    <form id="set-password" class="stack" method="post" novalidate>
+      <!-- for password managers: the account the new password belongs to -->
+      <input name="username" type="email" autocomplete="username" hidden readonly>
       <label for="password">New password</label>
       <input id="password" name="password" type="password" autocomplete="new-password" minlength="8" maxlength="256" required aria-describedby="password-hint">
       <p id="password-hint" class="hint">At least 8 characters, at most 256.</p>

@@ -95,6 +95,7 @@
     if (!res.body || !res.body.isValid) return invalid();
     info = res.body;
     $('who-email').textContent = info.email;
+    document.querySelector('#set-password input[name="username"]').value = info.email;
     $('who-name').textContent = info.fullName;
     $('who-company').textContent = info.companyName;
     var expires = $('expires');
