@@ -181,6 +181,28 @@ describe('trial onboarding in the browser', () => {
     assert.deepEqual([...problems, ...ownerProblems], []);
   });
 
+  it('reject: a reason is required, then the row shows Rejected with it and no actions', async () => {
+    const id = await submitted({ email: `${unique('declined')}@pixelforge.example`, companyName: unique('Spam Co'), fullName: 'Sam Example', requestedPlanSlug: 'growth' });
+    const { page, problems } = await newPage();
+    await signInByKeyboard(page, admin);
+    await page.locator('#status-filter').selectOption('Submitted');
+    await page.locator('#filter button[type="submit"]').click();
+    await page.locator('#requests-caption').waitFor();
+    await row(page, id).locator('button[data-action="reject"]').click();
+    assert.equal(await activeId(page), `reject-notes-${id}`, 'focus moves into the opened form');
+    await actionRow(page, id).locator('button[type="submit"]').click();
+    await actionRow(page, id).locator('p.error', { hasText: 'reason' }).waitFor();
+    await page.locator(`#reject-notes-${id}`).fill('Not a game studio');
+    await submitAction(page, id);
+    // a Rejected request leaves the Submitted filter; all of them show it
+    await row(page, id).waitFor({ state: 'detached' });
+    await page.locator('#status-filter').selectOption('');
+    await page.locator('#filter button[type="submit"]').click();
+    await row(page, id).locator('[data-field="status"]', { hasText: 'Rejected — Not a game studio' }).waitFor();
+    assert.equal(await row(page, id).locator('button').count(), 0);
+    assert.deepEqual(problems, []);
+  });
+
   it('generate link: the URL is shown once, with a copy button, and works', async () => {
     const email = `${unique('linked')}@pixelforge.example`;
     const id = await submitted({ email, companyName: unique('Mossy Games'), fullName: 'Kim Example', requestedPlanSlug: 'starter' });

@@ -329,7 +329,8 @@
       link: 'Generate a setup link for ' + r.email,
       extend: 'Extend the trial of ' + r.companyName,
     }[kind];
-    var form = el('form', { class: 'inline', method: 'post', 'aria-label': title });
+    // novalidate: the script checks and says what is wrong in the form's alert, in words of its own
+    var form = el('form', { class: 'inline', method: 'post', novalidate: true, 'aria-label': title });
     var cancel = el('button', { type: 'button', class: 'secondary', text: 'Cancel', onclick: function () { toggleAction(r.id, kind); } });
     var submitText;
     var read; // the JSON body from the form, or a string: the problem to show
