@@ -2,8 +2,9 @@
 // playwright-core) against the real API, the suite's workers and its SMTP sink: a
 // super-admin signs in on the operator page with the keyboard alone, approves a request
 // with plan and days, sees its setup email sent; the owner opens the emailed link, sets
-// the password and is signed in with it. A generated link is shown once. No token reaches
-// the request log, and no page breaks its CSP.
+// the password and is signed in with it. A rejection needs a reason; a generated link is
+// shown once; a resend and an extension show on the row. No token reaches the request
+// log, and no page breaks its CSP.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -89,8 +90,18 @@ const ACTION_ERROR = (id: string) => `tr[data-action-for="${id}"] p.error:not(:e
 /** Submits the open action form of request `id`: it closes on success; the API's refusal fails the test. */
 async function submitAction(page: Page, id: string): Promise<void> {
   await actionRow(page, id).locator('button[type="submit"]').click();
+  await actionSettled(page, id);
+}
+
+/** The open action form of request `id` has closed (success), or shows the API's refusal (fails the test). */
+async function actionSettled(page: Page, id: string): Promise<void> {
   // (locators, not waitForFunction: the pages' CSP forbids the eval that a string predicate needs)
-  await Promise.race([actionRow(page, id).waitFor({ state: 'detached' }), page.locator(ACTION_ERROR(id)).waitFor()]);
+  const closed = actionRow(page, id).waitFor({ state: 'detached' });
+  const refused = page.locator(ACTION_ERROR(id)).waitFor();
+  // the one that loses the race times out later: caught, not an unhandled rejection
+  closed.catch(() => {});
+  refused.catch(() => {});
+  await Promise.race([closed, refused]);
   const error = page.locator(ACTION_ERROR(id));
   if (await error.count()) assert.fail(`the API refused: ${await error.textContent()}`);
 }
@@ -203,7 +214,7 @@ describe('trial onboarding in the browser', () => {
     assert.deepEqual(problems, []);
   });
 
-  it('generate link: the URL is shown once, with a copy button, and works', async () => {
+  it('generate link: the URL is shown once, with a copy button, and works; resend; extend', async () => {
     const email = `${unique('linked')}@pixelforge.example`;
     const id = await submitted({ email, companyName: unique('Mossy Games'), fullName: 'Kim Example', requestedPlanSlug: 'starter' });
     const approved = await api.request('POST', `/api/v1/admin/trial-requests/${id}/approve`, {
@@ -239,6 +250,21 @@ describe('trial onboarding in the browser', () => {
     await actionRow(page, id).waitFor({ state: 'detached' });
     assert.equal((await page.content()).includes(token), false, 'the link is gone from the page');
     assert.match((await row(page, id).locator('[data-field="setup-email"]').textContent()) ?? '', /Last link generated\s*\d/);
+
+    // Resend: the page reloads the list until the new attempt is recorded
+    const attempts = Number(/Attempts\s*(\d+)/.exec((await row(page, id).locator('[data-field="setup-email"]').textContent()) ?? '')![1]);
+    await row(page, id).locator('button[data-action="resend"]').click();
+    await submitAction(page, id);
+    await row(page, id).locator('[data-field="setup-email"]', { hasText: new RegExp(`Attempts\\s*${attempts + 1}`) }).waitFor({ timeout: 60_000 });
+
+    // Extend: the trial's end moves by the days given
+    const before = (await api.request('GET', `/api/v1/admin/trial-requests/${id}`, { headers: bearer(admin.accessToken) })).body.trialEndsAt;
+    await row(page, id).locator('button[data-action="extend"]').click();
+    await page.locator(`#extend-days-${id}`).fill('5');
+    await page.locator(`#extend-days-${id}`).press('Enter');
+    await actionSettled(page, id);
+    const after = (await api.request('GET', `/api/v1/admin/trial-requests/${id}`, { headers: bearer(admin.accessToken) })).body.trialEndsAt;
+    assert.equal(Date.parse(after) - Date.parse(before), 5 * 86_400_000);
 
     assert.equal(log.text().includes(token), false, 'the setup token reached the request log');
     assert.deepEqual(problems, []);
