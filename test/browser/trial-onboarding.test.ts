@@ -7,6 +7,7 @@
 // log, and no page breaks its CSP.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startApi, type TestApi } from '../support/api';
 import { capturedLogger } from '../support/captured-log';
@@ -24,6 +25,7 @@ let admin: PushAccount;
 const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
+  assert.ok(existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}: \`npm test\` installs Debian's chromium (ENSURE_CHROMIUM=1 bash scripts/ensure.sh), or set CHROMIUM_PATH`);
   // startPushApi's limits, with a logger whose lines the tests read
   api = await startApi({ RATE_LIMITS: GENEROUS_PUSH_LIMITS }, { logger: log.logger });
   admin = await superAdmin(api);
