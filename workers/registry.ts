@@ -2,6 +2,7 @@
 // worker options, the jobs that run beside it). `npm start`, `npm run worker -- <queue>`
 // and the test services all read this list; a new queue (push, platform) is one entry.
 import type { QueueEntry, SideJobDeps } from './queue-entry';
+import { onboardingQueue } from './queue-onboarding';
 import { pushQueue } from './queue-push';
 import { ticketingQueue } from './queue-ticketing';
 import { webhooksQueue } from './queue-webhooks';
@@ -11,6 +12,7 @@ export const QUEUES = {
   ticketing: ticketingQueue,
   webhooks: webhooksQueue,
   push: pushQueue,
+  onboarding: onboardingQueue,
 } as const satisfies Record<string, QueueEntry>;
 
 export type TaskQueue = keyof typeof QUEUES;

@@ -4,3 +4,4 @@
 export * from './queues/ticketing';
 export * from './queues/webhooks';
 export * from './queues/push';
+export * from './queues/onboarding';

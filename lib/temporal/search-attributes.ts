@@ -3,6 +3,7 @@
 // a workflow never sets one the server does not know.
 //   WorkspaceId, TicketStatus, TicketPriority: ticket workflows (ticketing)
 //   PushAppId, CampaignStatus: campaign workflows (push)
-export const SEARCH_ATTRIBUTES = ['WorkspaceId', 'TicketStatus', 'TicketPriority', 'PushAppId', 'CampaignStatus'] as const;
+//   TrialStatus: trial request workflows (onboarding)
+export const SEARCH_ATTRIBUTES = ['WorkspaceId', 'TicketStatus', 'TicketPriority', 'PushAppId', 'CampaignStatus', 'TrialStatus'] as const;
 
 export type SearchAttributeName = (typeof SEARCH_ATTRIBUTES)[number];

@@ -17,6 +17,29 @@ export interface TrialRequestInput {
   requestId: string;
   /** the server knows TrialStatus: upsert it as the request moves */
   searchAttributes?: boolean;
+  /** a continued run (continue-as-new) of an approved request: its timers' state */
+  resume?: TrialRequestResume;
+}
+
+/** An approved request's timers, as one run hands them to the next (times in ms). */
+export interface TrialRequestResume {
+  status: 'Approved';
+  trialEndsAt: number;
+  /** when the current end was set (approval, extension): its reminder only if later than this */
+  endSetAt: number;
+  /** the end whose reminder is done (sent or skipped) */
+  remindedFor: number | null;
+  /** when the trial ended (expired, or found over otherwise); null while it runs */
+  overAt: number | null;
+  /** the newest setup token while it is open */
+  openToken: { tokenId: string; expiresAt: number } | null;
+}
+
+/** What the workflow ends with: Rejected, or Approved once its trial has been over for a while. */
+export interface TrialRequestResult {
+  status: TrialRequestStatus;
+  /** ISO; null when rejected */
+  trialEndsAt: string | null;
 }
 
 /** Setup tokens live 7 days (push spec, Limits); the workflow's timer marks them expired. */
