@@ -26,9 +26,11 @@ beforeAll(async () => {
 });
 afterAll(async () => api?.stop());
 
-/** The set-password link in a message's text (quoted-printable soft breaks undone). */
-function linkIn(raw: string): string {
-  const text = raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16)));
+/** The set-password link in a raw SMTP message (its quoted-printable undone). */
+const linkInMail = (raw: string) => linkIn(raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16))));
+
+/** The set-password link in a message's text. */
+function linkIn(text: string): string {
   const m = /(https?:\/\/\S+\/setup-password\?token=[A-Za-z0-9_-]+)/.exec(text);
   assert.ok(m, `no setup link in the mail:\n${text}`);
   return m[1];
@@ -64,7 +66,7 @@ it('approve: company, owner and membership; the provider refuses, SMTP takes the
   assert.equal(sent.setupEmail.attempts, 1);
   assert.match(sent.setupEmail.lastError, /postmark: 503/);
   const mail = await receivedMail((m) => m.to.includes(email));
-  const emailedToken = tokenOf(linkIn(mail.raw));
+  const emailedToken = tokenOf(linkInMail(mail.raw));
 
   const info = await api.request('POST', '/api/v1/auth/setup-token', { body: { token: emailedToken } });
   assert.equal(info.status, 200);
