@@ -116,7 +116,7 @@ async function main(): Promise<number> {
     // the fuzzer sends thousands of requests with one key: the spec limits would 429 it
     RATE_LIMITS:
       'starter=1000000,growth=1000000,scale=1000000,push-auth-ip=1000000,push-token=1000000,push-anonymous-ip=1000000,' +
-      'push-devices-register=1000000,push-event-fire=1000000,push-notifications-send=1000000',
+      'push-devices-register=1000000,push-event-fire=1000000,push-notifications-send=1000000,push-trial-ip=1000000',
     DEMO_CREDENTIALS_FILE: join(tmp, 'credentials.json'),
   };
   for (const k of Object.keys(env)) if (k.startsWith('TRIAGE_OPENAI_') || k === 'SMTP_URL') delete env[k];
@@ -135,7 +135,8 @@ async function main(): Promise<number> {
       return false;
     }
   }, 60_000, temporal);
-  for (const queue of ['ticketing', 'webhooks']) {
+  // onboarding: the super-admin pass approves and rejects the requests the fuzzer submits
+  for (const queue of ['ticketing', 'webhooks', 'onboarding']) {
     const w = startChild(`worker-${queue}`, TSX, ['workers/main.ts', queue], { cwd: ROOT, env: { ...env, LOG_LEVEL: 'info' }, logDir });
     await waitFor(`worker ${queue}`, async () => (await import('node:fs')).readFileSync(w.logFile, 'utf8').includes('worker started'), 120_000, w);
   }
@@ -168,6 +169,22 @@ async function main(): Promise<number> {
   });
   if (!pushLogin.ok) throw new Error(`could not sign in the push demo user: ${pushLogin.status} ${await pushLogin.text()}`);
   const pushToken = ((await pushLogin.json()) as { accessToken: string }).accessToken;
+  // the local super-admin, so the trial administration paths are fuzzed past their role check
+  const operatorLogin = await fetch(`${base}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: pushCreds.superAdminEmail, password: pushCreds.superAdminPassword }),
+  });
+  if (!operatorLogin.ok) throw new Error(`could not sign in the push super-admin: ${operatorLogin.status} ${await operatorLogin.text()}`);
+  const operatorToken = ((await operatorLogin.json()) as { accessToken: string }).accessToken;
+  // a request that exists, offered as the admin paths' {id}: approved, rejected, extended by the fuzzer
+  const trial = await fetch(`${base}/api/v1/trial-requests`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ companyName: 'Fuzz', fullName: 'Fuzz', email: 'fuzz-trial@push.test', website: 'https://fuzz.test', useCase: 'fuzz', expectedMonthlyNotifications: 1, requestedPlanSlug: 'growth' }),
+  });
+  if (!trial.ok) throw new Error(`could not submit the fuzz trial request: ${trial.status} ${await trial.text()}`);
+  const trialId = ((await trial.json()) as { id: string }).id;
   const authHeader = (doc: string) => (doc.startsWith('/api/v1/') ? `Bearer ${pushToken}` : `Bearer ${creds.apiKey}`);
   const config = join(tmp, 'schemathesis.toml');
   writeFileSync(
@@ -183,6 +200,8 @@ async function main(): Promise<number> {
       `values = ["${creds.agentId}"]`,
       '[dictionaries.pushApp]',
       `values = ["${pushCreds.appId}"]`,
+      '[dictionaries.trialRequest]',
+      `values = ["${trialId}"]`,
       '[parameters]',
       '"body.playerId" = { dictionary = "player", probability = 0.7 }',
       '"query.playerId" = { dictionary = "player", probability = 0.5 }',
@@ -194,6 +213,7 @@ async function main(): Promise<number> {
       '"path.appId" = { dictionary = "pushApp", probability = 0.5 }',
       '"query.appId" = { dictionary = "pushApp", probability = 0.7 }',
       '"body.appId" = { dictionary = "pushApp", probability = 0.7 }',
+      '"path.id" = { dictionary = "trialRequest", probability = 0.7 }',
       '',
     ].join('\n'),
   );
@@ -202,6 +222,7 @@ async function main(): Promise<number> {
   const passes = [
     ...DOCUMENTS.map((doc) => ({ doc, label: doc, auth: authHeader(doc) })),
     { doc: '/api/v1/openapi.json', label: '/api/v1/openapi.json (ApiKey)', auth: `ApiKey ${pushCreds.apiKey}` },
+    { doc: '/api/v1/openapi.json', label: '/api/v1/openapi.json (super-admin)', auth: `Bearer ${operatorToken}` },
   ];
   const results: Array<[string, number]> = [];
   try {
