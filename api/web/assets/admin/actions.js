@@ -32,6 +32,11 @@ function field(id, labelText, input, hint) {
   return el('div', {}, children);
 }
 
+/** A form without fields: what the action does, and its button. */
+function confirmOnly(hint, submitText) {
+  return () => ({ fields: [el('p', { class: 'hint', text: hint })], submitText: submitText, read: () => ({}) });
+}
+
 /**
  * The fields of each form and `read`: the JSON body from them, or a string, the problem
  * to show.
@@ -62,16 +67,8 @@ const FORMS = {
       read: () => (reason.value.trim() ? { adminNotes: reason.value.trim() } : 'Enter the reason for the rejection.'),
     };
   },
-  resend: () => ({
-    fields: [el('p', { class: 'hint', text: 'A new link is emailed; the earlier links stop working.' })],
-    submitText: 'Resend setup email',
-    read: () => ({}),
-  }),
-  link: () => ({
-    fields: [el('p', { class: 'hint', text: 'The new link replaces the emailed one and is shown here once: copy it and pass it on yourself.' })],
-    submitText: 'Generate link',
-    read: () => ({}),
-  }),
+  resend: confirmOnly('A new link is emailed; the earlier links stop working.', 'Resend setup email'),
+  link: confirmOnly('The new link replaces the emailed one and is shown here once: copy it and pass it on yourself.', 'Generate link'),
   extend(r) {
     const extra = el('input', { type: 'number', required: true, min: 1, max: 90, step: 1, value: 7 });
     return {
