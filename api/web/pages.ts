@@ -10,10 +10,29 @@ const head = (title: string, script: string) => `<!doctype html>
 <meta name="referrer" content="no-referrer">
 <title>${title}</title>
 <link rel="stylesheet" href="${ASSET_PATHS.css}">
-<script src="${script}" defer></script>
+<script type="module" src="${script}"></script>
 </head>`;
 
-/** Where the pages' files are served (api/web/router.ts). */
+/**
+ * Where the pages' files are served, and from which file of api/web/assets (api/web/router.ts
+ * serves exactly these). The scripts are ES modules that import each other by relative
+ * address, so a file's place under assets/ mirrors its address: the operator page's
+ * modules (admin/) under /admin/assets/, the set-password page's and the shared ones
+ * (http.js: calls to the API; dom.js: DOM helpers) under /assets/.
+ */
+export const ASSET_FILES: Readonly<Record<string, string>> = {
+  '/assets/pages.css': 'pages.css',
+  '/assets/http.js': 'http.js',
+  '/assets/dom.js': 'dom.js',
+  '/assets/setup-password.js': 'setup-password.js',
+  '/admin/assets/trial-requests.js': 'admin/trial-requests.js',
+  '/admin/assets/api.js': 'admin/api.js',
+  '/admin/assets/session.js': 'admin/session.js',
+  '/admin/assets/table.js': 'admin/table.js',
+  '/admin/assets/actions.js': 'admin/actions.js',
+};
+
+/** The files a page names itself (the modules load the rest by their imports). */
 export const ASSET_PATHS = {
   css: '/assets/pages.css',
   admin: '/admin/assets/trial-requests.js',

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { ADMIN_PAGE, ASSET_PATHS, SETUP_PAGE } from './pages';
+import { ADMIN_PAGE, ASSET_FILES, SETUP_PAGE } from './pages';
 
 /**
  * Every response of the pages: only our own scripts, styles and API calls (no inline
@@ -27,7 +27,14 @@ interface Asset {
   etag: string;
 }
 
-function asset(file: string, type: string): Asset {
+const TYPES: Readonly<Record<string, string>> = {
+  css: 'text/css; charset=utf-8',
+  js: 'text/javascript; charset=utf-8',
+};
+
+function asset(file: string): Asset {
+  const type = TYPES[file.slice(file.lastIndexOf('.') + 1)];
+  if (!type) throw new Error(`api/web/assets/${file}: no content type for its ending`);
   const body = readFileSync(join(__dirname, 'assets', file), 'utf8');
   return { body, type, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
 }
@@ -40,11 +47,8 @@ function asset(file: string, type: string): Asset {
  */
 export function webRouter(): Router {
   const router = new Router();
-  const assets: Record<string, Asset> = {
-    [ASSET_PATHS.css]: asset('pages.css', 'text/css; charset=utf-8'),
-    [ASSET_PATHS.admin]: asset('trial-requests.js', 'text/javascript; charset=utf-8'),
-    [ASSET_PATHS.setup]: asset('setup-password.js', 'text/javascript; charset=utf-8'),
-  };
+  // read once at start: only the listed files, never a path taken from the request
+  const assets = Object.entries(ASSET_FILES).map(([path, file]) => [path, asset(file)] as const);
 
   const page = (html: string) => (ctx: Context) => {
     pageHeaders(ctx);
@@ -56,7 +60,7 @@ export function webRouter(): Router {
   router.get('/admin/trial-requests', page(ADMIN_PAGE));
   router.get('/setup-password', page(SETUP_PAGE));
 
-  for (const [path, a] of Object.entries(assets)) {
+  for (const [path, a] of assets) {
     router.get(path, (ctx) => {
       pageHeaders(ctx);
       // revalidated on every load: a deploy changes them in place (no build step, no hashed names)

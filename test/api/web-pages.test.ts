@@ -3,6 +3,7 @@
 // script and style files, and a setup token in the page's address that never reaches
 // the request log, not even through a Referer.
 import assert from 'node:assert/strict';
+import { ASSET_FILES, ASSET_PATHS } from '../../api/web/pages';
 import { startApi, type TestApi } from '../support/api';
 import { capturedLogger } from '../support/captured-log';
 
@@ -54,21 +55,24 @@ describe('web pages', () => {
   }
 
   it('the script and style files: their types, revalidated with an ETag', async () => {
-    const files: Array<[string, RegExp]> = [
-      ['/assets/pages.css', /^text\/css/],
-      ['/admin/assets/trial-requests.js', /^text\/javascript/],
-      ['/assets/setup-password.js', /^text\/javascript/],
-    ];
-    for (const [path, type] of files) {
+    const paths = Object.keys(ASSET_FILES);
+    for (const path of Object.values(ASSET_PATHS)) assert.ok(paths.includes(path), `${path} is served`);
+    for (const path of paths) {
       const res = await get(path);
       assert.equal(res.status, 200, path);
-      assert.match(res.headers.get('content-type') ?? '', type);
+      assert.match(res.headers.get('content-type') ?? '', path.endsWith('.css') ? /^text\/css/ : /^text\/javascript/);
       assert.equal(res.headers.get('cache-control'), 'no-cache');
       const etag = res.headers.get('etag');
       assert.ok(etag);
       assert.equal((await get(path, { 'if-none-match': etag })).status, 304);
+      // every module a script imports is served at the address its import names
+      for (const [, spec] of res.text.matchAll(/^import\b[^'"]*['"]([^'"]+)['"]/gm)) {
+        const imported = new URL(spec, api.baseUrl + path).pathname;
+        assert.ok(paths.includes(imported), `${path} imports ${spec}: ${imported} is not served`);
+      }
     }
     assert.equal((await get('/assets/nothing.js')).status, 404);
+    assert.equal((await get('/assets/admin/api.js')).status, 404, 'only the listed addresses');
   });
 
   it('the setup token of the page address reaches no log line, nor does a Referer repeating it', async () => {
