@@ -30,8 +30,8 @@ export interface TestResponse {
  */
 export async function startApi(
   env: Partial<NodeJS.ProcessEnv> = {},
-  /** deps to replace on the real ones, e.g. `resolveHost` so no test needs real DNS, a `logger` that captures */
-  overrides: Partial<Pick<AppDeps, 'resolveHost' | 'logger'>> = {},
+  /** deps to replace on the real ones, e.g. `resolveHost` so no test needs real DNS, a `logger` that captures, a `clock` to stand at a boundary */
+  overrides: Partial<Pick<AppDeps, 'resolveHost' | 'logger' | 'clock'>> = {},
 ): Promise<TestApi> {
   const deps = Object.assign(await createDeps(loadConfig({ ...process.env, ...env })), overrides);
   const server: Server = await new Promise((resolve) => {
