@@ -1,5 +1,6 @@
 // The trial request workflow's activities (workflows/trial-request/contract.ts) over the
 // onboarding commands (domain/onboarding). Times arrive as ISO strings from the workflow.
+import { Context } from '@temporalio/activity';
 import type { Db } from '../../db/db';
 import { provisionTrial, rejectTrialRequest } from '../../domain/onboarding/decide-trial-request';
 import { sendSetupEmail, sendTrialReminder } from '../../domain/onboarding/emails';
@@ -17,6 +18,20 @@ export interface TrialRequestActivityDeps {
   appUrl: string;
 }
 
+/**
+ * An email step beats every second while the chain works (its providers may take
+ * EMAIL_TIMEOUT_MS each): the workflow's heartbeat timeout then retries it on another
+ * worker seconds after its worker died, not after the whole start-to-close time.
+ */
+async function heartbeating<T>(step: () => Promise<T>): Promise<T> {
+  const beat = setInterval(() => Context.current().heartbeat(), 1000);
+  try {
+    return await step();
+  } finally {
+    clearInterval(beat);
+  }
+}
+
 export function createTrialRequestActivities(deps: TrialRequestActivityDeps): TrialRequestActivities {
   const { db } = deps;
   const iso = (d: Date | null) => (d ? d.toISOString() : '');
@@ -30,9 +45,9 @@ export function createTrialRequestActivities(deps: TrialRequestActivityDeps): Tr
       const t = await issueSetupToken(db, deps.tokenKey, { ...input, createdAt: new Date(input.createdAt), expiresAt: new Date(input.expiresAt) });
       return { tokenId: t.tokenId, expiresAt: iso(t.expiresAt) };
     },
-    sendSetupEmail: (input) => sendSetupEmail(deps, input),
+    sendSetupEmail: (input) => heartbeating(() => sendSetupEmail(deps, input)),
     expireSetupToken: ({ tokenId }) => expireSetupToken(db, tokenId),
-    sendTrialReminder: ({ requestId, trialEndsAt }) => sendTrialReminder(deps, { requestId, trialEndsAt: new Date(trialEndsAt) }),
+    sendTrialReminder: ({ requestId, trialEndsAt }) => heartbeating(() => sendTrialReminder(deps, { requestId, trialEndsAt: new Date(trialEndsAt) })),
     async expireTrial({ requestId, at }) {
       const r = await expireTrial(db, { requestId, at: new Date(at) });
       return { expired: r.expired, trialEndsAt: iso(r.trialEndsAt) };

@@ -15,6 +15,7 @@ const db = proxyActivities<TrialRequestActivities>({
 // never holds the timers; the request's email bookkeeping shows what went out.
 const mail = proxyActivities<TrialRequestActivities>({
   startToCloseTimeout: '1 minute',
+  heartbeatTimeout: '10 seconds', // the activity beats every second: a dead worker's email is retried soon
   retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '2 minutes', maximumAttempts: 5 },
 });
 
