@@ -15,25 +15,33 @@ stop_test_services() {
   TEST_SERVICE_PIDS=()
 }
 
+# Starts a stand-in in the background (its output in $ROOT/.data/logs/<log>.log) and waits
+# until it prints where it listens: the first capture of the sed pattern `$3` in its log,
+# left in $ANNOUNCED. Exits the run with the log when it dies or never says.
+ANNOUNCED=""
+start_announced() {
+  local what="$1" log="$ROOT/.data/logs/$2.log" pattern="$3"
+  shift 3
+  "$@" >"$log" 2>&1 </dev/null &
+  TEST_SERVICE_PIDS+=($!)
+  ANNOUNCED=""
+  for _ in $(seq 1 120); do
+    ANNOUNCED="$(sed -n "s/$pattern/\1/p" "$log" 2>/dev/null)"
+    [ -n "$ANNOUNCED" ] && return 0
+    kill -0 "${TEST_SERVICE_PIDS[-1]}" 2>/dev/null || break
+    sleep 0.25
+  done
+  echo "[test] $what did not start:" >&2
+  cat "$log" >&2 || true
+  exit 1
+}
+
 export MAIL_SINK_DIR="$ROOT/.data/test-mail"
 rm -rf "$MAIL_SINK_DIR" && mkdir -p "$MAIL_SINK_DIR"
-sink_log="$ROOT/.data/logs/smtp-sink.log"
 # port 0 unless MAIL_SINK_PORT says otherwise: parallel runs never collide
-MAIL_SINK_PORT="${MAIL_SINK_PORT:-0}" node_modules/.bin/tsx scripts/mail-sink.ts >"$sink_log" 2>&1 </dev/null &
-TEST_SERVICE_PIDS+=($!)
-sink_port=""
-for _ in $(seq 1 120); do
-  sink_port="$(sed -n 's/^smtp sink on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$sink_log" 2>/dev/null)"
-  [ -n "$sink_port" ] && break
-  kill -0 "${TEST_SERVICE_PIDS[-1]}" 2>/dev/null || break
-  sleep 0.25
-done
-if [ -z "$sink_port" ]; then
-  echo "[test] the SMTP sink did not start:" >&2
-  cat "$sink_log" >&2 || true
-  exit 1
-fi
-export SMTP_URL="smtp://127.0.0.1:$sink_port"
+MAIL_SINK_PORT="${MAIL_SINK_PORT:-0}" start_announced "the SMTP sink" smtp-sink '^smtp sink on 127\.0\.0\.1:\([0-9]*\).*' \
+  node_modules/.bin/tsx scripts/mail-sink.ts
+export SMTP_URL="smtp://127.0.0.1:$ANNOUNCED"
 
 # The push sink: FCM HTTP v1 + APNs (h2c) on a free port; tests and the push worker
 # reach it through FCM_ENDPOINT / APNS_ENDPOINT and read .data/test-push/{fcm,apns}.jsonl.
@@ -41,44 +49,18 @@ export SMTP_URL="smtp://127.0.0.1:$sink_port"
 # the test database, migrated above: scripts/push-sink/db-trust.ts).
 export PUSH_SINK_DIR="$ROOT/.data/test-push"
 rm -rf "$PUSH_SINK_DIR" && mkdir -p "$PUSH_SINK_DIR"
-push_log="$ROOT/.data/logs/push-sink.log"
-PUSH_SINK_PORT="${PUSH_SINK_PORT:-0}" node_modules/.bin/tsx scripts/push-sink.ts >"$push_log" 2>&1 </dev/null &
-TEST_SERVICE_PIDS+=($!)
-push_url=""
-for _ in $(seq 1 120); do
-  push_url="$(sed -n 's/^push sink on \(http:\/\/[0-9.:]*\).*/\1/p' "$push_log" 2>/dev/null)"
-  [ -n "$push_url" ] && break
-  kill -0 "${TEST_SERVICE_PIDS[-1]}" 2>/dev/null || break
-  sleep 0.25
-done
-if [ -z "$push_url" ]; then
-  echo "[test] the push sink did not start:" >&2
-  cat "$push_log" >&2 || true
-  exit 1
-fi
-export FCM_ENDPOINT="$push_url" APNS_ENDPOINT="$push_url"
+PUSH_SINK_PORT="${PUSH_SINK_PORT:-0}" start_announced "the push sink" push-sink '^push sink on \(http:\/\/[0-9.:]*\).*' \
+  node_modules/.bin/tsx scripts/push-sink.ts
+export FCM_ENDPOINT="$ANNOUNCED" APNS_ENDPOINT="$ANNOUNCED"
 
 # The transactional email provider the onboarding worker tries before SMTP: a fake of
 # Postmark's API (test/support/fake-postmark-main.ts) that refuses `+provider-down`
 # recipients (503) and writes what it accepts to .data/test-postmark/.
 export POSTMARK_SINK_DIR="$ROOT/.data/test-postmark" POSTMARK_SERVER_TOKEN="test-postmark-token"
 rm -rf "$POSTMARK_SINK_DIR" && mkdir -p "$POSTMARK_SINK_DIR"
-postmark_log="$ROOT/.data/logs/fake-postmark.log"
-node_modules/.bin/tsx test/support/fake-postmark-main.ts >"$postmark_log" 2>&1 </dev/null &
-TEST_SERVICE_PIDS+=($!)
-postmark_url=""
-for _ in $(seq 1 120); do
-  postmark_url="$(sed -n 's/^fake postmark on \(http:\/\/[0-9.:]*\).*/\1/p' "$postmark_log" 2>/dev/null)"
-  [ -n "$postmark_url" ] && break
-  kill -0 "${TEST_SERVICE_PIDS[-1]}" 2>/dev/null || break
-  sleep 0.25
-done
-if [ -z "$postmark_url" ]; then
-  echo "[test] the fake email provider did not start:" >&2
-  cat "$postmark_log" >&2 || true
-  exit 1
-fi
-export POSTMARK_API_URL="$postmark_url"
+start_announced "the fake email provider" fake-postmark '^fake postmark on \(http:\/\/[0-9.:]*\).*' \
+  node_modules/.bin/tsx test/support/fake-postmark-main.ts
+export POSTMARK_API_URL="$ANNOUNCED"
 
 # the queue names, from the worker registry (workers/registry.ts) itself
 queues="$(node_modules/.bin/tsx workers/list-queues.ts)" || { echo "[test] workers/list-queues.ts failed" >&2; exit 1; }
