@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/db';
 import { findTrialRequest, insertAuditEvent, markApproved, markRejected } from '../../db/repositories/push-trial-requests';
-import { findPushUserByEmail, insertTrialAccount, isDuplicateEmail } from '../../db/repositories/push-users';
+import { insertTrialAccount, isDuplicateEmail } from '../../db/repositories/push-users';
 import { DomainError } from '../errors';
 import type { TrialRequestRecord } from './types';
 
@@ -30,7 +30,6 @@ export async function provisionTrial(db: Db, a: Approval): Promise<{ companyId: 
     if (!r) throw trialRequestNotFound(a.requestId);
     if (r.status === 'Approved') return { companyId: r.companyId!, ownerId: r.ownerId!, trialEndsAt: r.trialEndsAt! };
     if (r.status !== 'Submitted') throw decided(r);
-    if (await findPushUserByEmail(m, r.email.toLowerCase())) throw emailTaken(r.email);
     const companyId = randomUUID();
     const ownerId = randomUUID();
     try {

@@ -20,7 +20,7 @@ import { idempotency } from '../../kit/idempotency';
 import { offsetOf, pageOf } from '../../kit/pagination';
 import { applyRateLimit, gate } from '../../kit/rate-limit';
 import { parse } from '../../kit/validation';
-import { principalOf, pushAuth } from '../auth';
+import { principalOf, pushAuth, type PushPrincipal } from '../auth';
 import { pushLimits } from '../auth/limits';
 import { act, setupUrlFor, storedRequest, trialRequestWorkflowStart } from './gateway';
 import { presentAdminView, presentSummary } from './presenters';
@@ -43,10 +43,8 @@ export function pushTrialRequestsRouter(deps: AppDeps): Router {
   };
   const operator = [pushAuth(deps, { schemes: ['user'] }), superAdmin];
   const requestOf = (ctx: Context) => storedRequest(deps, parse(TrialRequestIdParams, ctx.params).id);
-  const actorOf = (ctx: Context) => {
-    const p = principalOf(ctx);
-    return p.kind === 'user' ? p.userId : '';
-  };
+  // the operator routes take user tokens only (pushAuth above): the actor is that user
+  const actorOf = (ctx: Context) => (principalOf(ctx) as Extract<PushPrincipal, { kind: 'user' }>).userId;
 
   router.post('/trial-requests', perIp, publicIdem, async (ctx) => {
     const body = parse(SubmitTrialRequestBody, ctx.request.body);
