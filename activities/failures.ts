@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { DomainError } from '../domain/errors';
+import { DomainError, toRefusal } from '../domain/errors';
 
 // Business refusals are DomainErrors (domain/errors.ts), thrown by domain commands; an
 // activity never builds a failure for one by hand. Anything else an activity throws (a
@@ -7,13 +7,14 @@ import { DomainError } from '../domain/errors';
 
 /**
  * The one place a domain refusal becomes a Temporal failure: a DomainError (domain/errors.ts)
- * is non-retryable (retrying cannot change a business rule's answer), its code is the
- * failure type and its details the failure's one detail; anything else passes unchanged
+ * is non-retryable (retrying cannot change a business rule's answer), carrying its code as
+ * the failure type and `{ kind, details }` as its one detail (domain/errors.ts, toRefusal),
+ * so the API reads the same DomainError back; anything else passes unchanged
  * (a dropped connection, a timeout: retried by the activity's policy).
  */
 export function toActivityFailure(err: unknown): unknown {
   if (!(err instanceof DomainError)) return err;
-  return ApplicationFailure.create({ message: err.message, type: err.code, nonRetryable: true, details: [err.details] });
+  return ApplicationFailure.create({ ...toRefusal(err), nonRetryable: true });
 }
 
 /** Every function of an activities object with its DomainErrors turned into failures (workers/run-queue-worker.ts). */

@@ -6,16 +6,25 @@ import assert from 'node:assert/strict';
 import { ApplicationFailure } from '@temporalio/common';
 import { toActivityFailure, withDomainFailures } from '../../activities/failures';
 import { fromDomainError } from '../../api/kit/error-middleware';
-import { DomainError } from '../../domain/errors';
+import { DomainError, fromRefusal } from '../../domain/errors';
 
 describe('a DomainError under Temporal', () => {
-  it('is a non-retryable ApplicationFailure: type = code, details = [details]', () => {
+  it('is a non-retryable ApplicationFailure: type = code, details = [{ kind, details }]', () => {
     const failure = toActivityFailure(new DomainError('quota_exceeded', 'ticket_quota_exceeded', 'Monthly ticket quota of 100 reached', { limit: 100 }));
     assert.ok(failure instanceof ApplicationFailure);
     assert.equal(failure.type, 'ticket_quota_exceeded');
     assert.equal(failure.message, 'Monthly ticket quota of 100 reached');
     assert.equal(failure.nonRetryable, true);
-    assert.deepEqual(failure.details, [{ limit: 100 }]);
+    assert.deepEqual(failure.details, [{ kind: 'quota_exceeded', details: { limit: 100 } }]);
+  });
+
+  it('reads back as the same DomainError (fromRefusal); a failure without a kind is not one', () => {
+    const failure = toActivityFailure(new DomainError('conflict', 'campaign_finished', 'done', { id: 'c1' })) as ApplicationFailure;
+    const back = fromRefusal(failure.type, failure.message, failure.details);
+    assert.ok(back instanceof DomainError);
+    assert.deepEqual([back.kind, back.code, back.message, back.details], ['conflict', 'campaign_finished', 'done', { id: 'c1' }]);
+    assert.equal(fromRefusal('ticket_quota_exceeded', 'x', [{ limit: 100 }]), null);
+    assert.equal(fromRefusal(null, 'x', [{ kind: 'conflict' }]), null);
   });
 
   it('anything else passes unchanged (a dropped connection stays retryable)', () => {
