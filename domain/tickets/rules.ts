@@ -17,15 +17,18 @@ export const TRANSITIONS: Record<TicketStatus, TicketStatus[]> = {
   closed: [],
 };
 
+/** A refused change, with the DomainError kind it is answered as (409, 422). */
 export type Rejection =
-  | { type: 'ticket_already_closed'; message: string }
-  | { type: 'invalid_status_transition'; message: string };
+  | { kind: 'conflict'; type: 'ticket_already_closed'; message: string }
+  | { kind: 'unprocessable'; type: 'invalid_status_transition'; message: string };
 
 const closedRejection = (): Rejection => ({
+  kind: 'conflict',
   type: 'ticket_already_closed',
   message: 'The ticket is closed; closed tickets cannot be changed',
 });
 const transitionRejection = (from: TicketStatus, to: TicketStatus): Rejection => ({
+  kind: 'unprocessable',
   type: 'invalid_status_transition',
   message: `Cannot move a ticket from '${from}' to '${to}'`,
 });
