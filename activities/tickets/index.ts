@@ -3,7 +3,7 @@ import { applyTicketChange } from '../../domain/tickets/apply-change';
 import { storeNewTicket } from '../../domain/tickets/store-new-ticket';
 import { triageTicket } from '../../domain/tickets/triage-ticket';
 import type { Triager } from '../../domain/tickets/types';
-import { loadWorkspaceSettings } from '../../domain/tickets/workspace-settings';
+import { loadWorkspaceSettings } from '../../domain/workspaces/load-settings';
 import type { TicketActivities } from '../../workflows/ticket/activities.contract';
 import { withDomainFailures } from '../failures';
 import { sendResolutionNotification, type Mailer } from './notify';

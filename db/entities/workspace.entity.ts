@@ -23,7 +23,7 @@ export class Workspace {
   @Column({ type: 'text' })
   environment!: 'live' | 'sandbox';
 
-  /** lib/workspace-settings.ts reads it with defaults for what is missing */
+  /** domain/workspaces/settings.rules.ts reads it with defaults for what is missing */
   @Column({ type: 'jsonb', default: () => "'{}'" })
   settings!: Record<string, unknown>;
 

@@ -1,5 +1,5 @@
 // GET /v1/tickets in SQL: the page and the count of one filtered, sorted list.
-import type { Priority } from '../../lib/workspace-settings';
+import type { Priority } from '../../domain/workspaces/settings.rules';
 import type { TicketStatus } from '../../domain/tickets/types';
 import type { Queryable } from '../db';
 import { TICKET_COLUMNS } from './tickets';

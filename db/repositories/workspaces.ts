@@ -1,4 +1,4 @@
-// workspaces: where tickets and players live; their settings (lib/workspace-settings.ts)
+// workspaces: where tickets and players live; their settings (domain/workspaces/settings.rules.ts)
 // are read fresh wherever they are used.
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Workspace } from '../entities';

@@ -4,13 +4,13 @@ import { organizationPlan } from '../../db/repositories/organizations';
 import { countTicketWithinQuota } from '../../db/repositories/ticket-usage';
 import { touchPlayerForTicket } from '../../db/repositories/players';
 import { findTicket, insertTicketRow } from '../../db/repositories/tickets';
-import { MONTHLY_TICKET_QUOTA, usageMonth } from '../../lib/ticket-quota';
-import type { WorkspaceSettings } from '../../lib/workspace-settings';
+import { MONTHLY_TICKET_QUOTA, usageMonth } from './quota.rules';
+import type { WorkspaceSettings } from '../workspaces/settings.rules';
 import { DomainError } from '../errors';
 import { ticketEventData } from './events';
 import { PRIORITY_RANK } from './rules';
 import type { CreateTicketInput } from './types';
-import { loadWorkspaceSettings } from './workspace-settings';
+import { loadWorkspaceSettings } from '../workspaces/load-settings';
 
 /**
  * Stores a new ticket with its `ticket.created` event, the player's lastSeenAt and the

@@ -1,6 +1,6 @@
 // GET and PATCH /v1/workspaces/{workspace_id}/settings over HTTP.
 import assert from 'node:assert/strict';
-import { DEFAULT_SETTINGS } from '../../lib/workspace-settings';
+import { DEFAULT_SETTINGS } from '../../domain/workspaces/settings.rules';
 import { assertError, startApi, type TestApi } from '../support/api';
 import { createApiKey, createTenant } from '../support/factories';
 

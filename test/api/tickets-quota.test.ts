@@ -3,7 +3,7 @@
 // at the repository level with two real transactions.
 import assert from 'node:assert/strict';
 import { countTicketWithinQuota, ticketsCreatedIn } from '../../db/repositories/ticket-usage';
-import { usageMonth } from '../../lib/ticket-quota';
+import { usageMonth } from '../../domain/tickets/quota.rules';
 import { startApi, type TestApi } from '../support/api';
 import { createOrganization, setTicketUsage } from '../support/factories';
 import { tenantWithPlayer } from '../support/tickets';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { DEFAULT_SETTINGS } from '../../lib/workspace-settings';
+import { DEFAULT_SETTINGS } from '../../domain/workspaces/settings.rules';
 import {
   checkChange,
   nextDeadline,

@@ -1,5 +1,5 @@
 import { isJsonObject } from '../../../lib/merge-patch';
-import { resolveSettings, type WorkspaceSettings } from '../../../lib/workspace-settings';
+import { resolveSettings, type WorkspaceSettings } from '../../../domain/workspaces/settings.rules';
 
 /** The stored overrides over the defaults: the WorkspaceSettings object of the API. */
 export function presentSettings(workspaceId: string, stored: unknown): WorkspaceSettings & { workspaceId: string } {

@@ -1,6 +1,6 @@
 import type { Db } from '../../../db/db';
 import { ticketsCreatedIn } from '../../../db/repositories/ticket-usage';
-import { MONTHLY_TICKET_QUOTA, usageMonth, type QuotaPlan } from '../../../lib/ticket-quota';
+import { MONTHLY_TICKET_QUOTA, usageMonth, type QuotaPlan } from '../../../domain/tickets/quota.rules';
 import { errors } from '../errors';
 
 export { MONTHLY_TICKET_QUOTA };

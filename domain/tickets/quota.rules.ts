@@ -1,4 +1,4 @@
-// Tickets an organization may create per UTC calendar month, by plan (Document 1's plans).
+// Tickets an organization may create per UTC calendar month, by plan (docs/tickets.md, the quota).
 export const MONTHLY_TICKET_QUOTA = { starter: 5_000, growth: 50_000, scale: Infinity } as const;
 export type QuotaPlan = keyof typeof MONTHLY_TICKET_QUOTA;
 

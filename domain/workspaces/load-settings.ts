@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/db';
 import { findWorkspaceSettings } from '../../db/repositories/workspaces';
-import { resolveSettings, type WorkspaceSettings } from '../../lib/workspace-settings';
+import { resolveSettings, type WorkspaceSettings } from './settings.rules';
 import { DomainError } from '../errors';
 
 /** The workspace's settings with the defaults filled in (its timers start from them). */
