@@ -4,8 +4,8 @@
 // (domain/push/campaign*.ts). Every status change is a compare-and-set on the status.
 import { randomUUID } from 'node:crypto';
 import { sql, type Executor } from '../db';
-import { segmentDeviceQuery } from '../../lib/push/segments/compile';
-import type { SegmentFilter } from '../../lib/push/segments/filter';
+import { segmentDeviceQuery } from './push-segment-sql';
+import type { SegmentFilter } from '../../domain/push/segment-filter.rules';
 import type { CampaignRecord, CampaignStatus } from '../../domain/push/campaign.rules';
 import { COUNTS, toCounts, type Counts } from './push-analytics';
 

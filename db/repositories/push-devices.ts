@@ -1,11 +1,11 @@
 // push_devices: the devices of an app, registered (upserted) by their SDK on every launch.
 // The upsert is one SQL statement (INSERT … ON CONFLICT on push_devices_app_id_device_token_key)
 // so two concurrent first launches cannot both insert; the rest goes through the
-// EntityManager. Segment counts run the compiled filter (lib/push/segments) as SQL.
+// EntityManager. Segment counts run the compiled filter (./push-segment-sql.ts) as SQL.
 import { PushDevice } from '../entities';
 import { managerOf, sql, type Executor } from '../db';
-import { segmentDeviceQuery } from '../../lib/push/segments/compile';
-import type { SegmentFilter } from '../../lib/push/segments/filter';
+import { segmentDeviceQuery } from './push-segment-sql';
+import type { SegmentFilter } from '../../domain/push/segment-filter.rules';
 
 export type DeviceRow = Pick<
   PushDevice,

@@ -1,8 +1,8 @@
 // push_segments: named device filters of an app. The filter is stored in its checked,
-// normal form (lib/push/segments/filter.ts) and compiled when counted or sent to.
+// normal form (domain/push/segment-filter.rules.ts) and compiled when counted or sent to.
 import { PushSegment } from '../entities';
 import { managerOf, type Executor } from '../db';
-import type { SegmentFilter } from '../../lib/push/segments/filter';
+import type { SegmentFilter } from '../../domain/push/segment-filter.rules';
 
 export type SegmentRow = Pick<PushSegment, 'id' | 'appId' | 'name' | 'description' | 'createdAt' | 'updatedAt'> & {
   filter: SegmentFilter;

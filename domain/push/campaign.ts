@@ -8,7 +8,7 @@ import { countAudience, findCampaign, insertCampaign, transitionCampaign, type N
 import { findSegment } from '../../db/repositories/push-segments';
 import { bindIdempotencyResource } from '../../db/repositories/idempotency-keys';
 import { enqueueWorkflowStart, type OutboxStart } from '../../db/repositories/workflow-starts';
-import type { SegmentFilter } from '../../lib/push/segments/filter';
+import type { SegmentFilter } from './segment-filter.rules';
 import { DomainError } from '../errors';
 import { checkScheduledAt, routeOf, type CampaignRecord, type CampaignStatus } from './campaign.rules';
 import { appNotFound } from './not-found';

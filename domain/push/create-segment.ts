@@ -2,14 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { Executor } from '../../db/db';
 import { isForeignKeyViolation } from '../../db/pg-errors';
 import { insertSegment, type SegmentRow } from '../../db/repositories/push-segments';
-import type { SegmentFilter } from '../../lib/push/segments/filter';
+import type { SegmentFilter } from './segment-filter.rules';
 import { appNotFound } from './not-found';
 
 export interface NewSegment {
   appId: string;
   name: string;
   description: string | null;
-  /** checked and normalised already (lib/push/segments/filter.ts) */
+  /** checked and normalised already (domain/push/segment-filter.rules.ts) */
   filter: SegmentFilter;
 }
 

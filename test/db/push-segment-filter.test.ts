@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { connectDb, type Db } from '../../db/db';
 import { countSegmentDevices, registerDevice } from '../../db/repositories/push-devices';
-import { segmentDeviceQuery } from '../../lib/push/segments/compile';
-import { parseSegmentFilter } from '../../lib/push/segments/filter';
+import { segmentDeviceQuery } from '../../db/repositories/push-segment-sql';
+import { parseSegmentFilter } from '../../domain/push/segment-filter.rules';
 import { createPushCompanyAndApp, deactivateDevice, dropPushFixture, insertManyDevices, type PushFixture } from '../support/push-device-factories';
 
 let db: Db;

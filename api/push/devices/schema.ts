@@ -6,7 +6,7 @@
 import { z } from '../../zod';
 import { PageQuery, PageSchema, MAX_PAGE_SIZE } from '../../kit/pagination';
 import { uuidField as uuid, uuidParam } from '../../kit/uuid';
-import { PLATFORMS } from '../../../lib/push/segments/filter';
+import { PLATFORMS } from '../../../lib/push/platform';
 import { registry, API_KEY_ONLY, USER_OR_API_KEY, errorResponses } from '../openapi';
 import { json, jsonBody } from '../../kit/openapi';
 

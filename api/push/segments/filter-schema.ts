@@ -1,5 +1,5 @@
 // The segment filter as a request field: zod runs the filter check of
-// lib/push/segments/filter.ts (so every issue is a 400 under its own path, e.g.
+// domain/push/segment-filter.rules.ts (so every issue is a 400 under its own path, e.g.
 // `filter.conditions.1.operator`), and the OpenAPI document shows the grammar, nested
 // MAX_DEPTH levels deep (a recursive $ref would be shorter, but the fuzzer and several
 // client generators do not follow recursive schemas).
@@ -15,7 +15,7 @@ import {
   parseSegmentFilter,
   SegmentFilterError,
   type SegmentFilter,
-} from '../../../lib/push/segments/filter';
+} from '../../../domain/push/segment-filter.rules';
 
 const CONDITION_DOC = {
   type: 'object',

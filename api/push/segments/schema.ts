@@ -1,5 +1,5 @@
 // Segments (Document 3): a named device filter of an app. The filter grammar and its
-// check live in lib/push/segments/filter.ts (shared with the workers that send to a
+// check live in domain/push/segment-filter.rules.ts (shared with the workers that send to a
 // segment); filter-schema.ts makes it a request field. The OpenAPI paths are at the end.
 import { z } from '../../zod';
 import { registry, USER_OR_API_KEY, errorResponses } from '../openapi';

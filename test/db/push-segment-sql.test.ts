@@ -8,8 +8,8 @@ import {
   MAX_IN_VALUES,
   parseSegmentFilter,
   SegmentFilterError,
-} from '../../lib/push/segments/filter';
-import { compileSegmentFilter, segmentDeviceQuery } from '../../lib/push/segments/compile';
+} from '../../domain/push/segment-filter.rules';
+import { compileSegmentFilter, segmentDeviceQuery } from '../../db/repositories/push-segment-sql';
 
 const and = (...conditions: unknown[]) => ({ operator: 'AND', conditions });
 const or = (...conditions: unknown[]) => ({ operator: 'OR', conditions });

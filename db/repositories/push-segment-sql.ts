@@ -1,10 +1,10 @@
-// Compiles a segment filter (./filter.ts) to ONE parameterised SQL boolean expression over
+// Compiles a segment filter (domain/push/segment-filter.rules.ts) to ONE parameterised SQL boolean expression over
 // push_devices. Every value and every metadata key travels as a bind parameter; the only
 // text spliced into the SQL is this file's own constants and the caller's table alias
 // (checked against a strict pattern). Metadata equality, `in` and `exists` compile to
 // jsonb containment (`@>`) and key existence (`?`), the operators the GIN index
 // push_devices_metadata serves.
-import { metadataKey, parseSegmentFilter, type FilterCondition, type FilterGroup, type Scalar } from './filter';
+import { metadataKey, parseSegmentFilter, type FilterCondition, type FilterGroup, type Scalar } from '../../domain/push/segment-filter.rules';
 
 export interface CompiledFilter {
   /** a boolean SQL expression; placeholders $<offset+1>… */

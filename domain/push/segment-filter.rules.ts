@@ -1,5 +1,5 @@
-// A segment's filter (push API, Document 3): what it may say, and the check that turns
-// a client's JSON into a filter the compiler (./compile.ts) accepts. Pure: the API
+// A segment's filter (push API, docs/push.md "Segments"): what it may say, and the check that turns
+// a client's JSON into a filter the compiler (db/repositories/push-segment-sql.ts) accepts. Pure: the API
 // validates with it before storing, and the compiler re-checks whatever it is given, so
 // a stored filter from any source compiles to SQL only after passing here.
 //
@@ -10,12 +10,12 @@
 // group is depth 1), MAX_CONDITIONS conditions in the whole tree, MAX_IN_VALUES values in
 // one `in`, metadata keys of at most MAX_KEY_LENGTH characters. docs/push.md documents
 // the semantics of every operator.
+import { PLATFORMS } from '../../lib/push/platform';
 
 export const GROUP_OPERATORS = ['AND', 'OR'] as const;
 export const CONDITION_OPERATORS = ['equals', 'not_equals', 'in', 'greater_than', 'less_than', 'exists'] as const;
 export const DEVICE_FIELDS = ['platform', 'userId', 'isActive'] as const;
 export const METADATA_PREFIX = 'deviceMetadata.';
-export const PLATFORMS = ['Android', 'iOS'] as const;
 
 export const MAX_DEPTH = 5;
 export const MAX_CONDITIONS = 50;
