@@ -12,16 +12,18 @@ export interface Queryable {
 }
 
 /**
- * What a repository function takes as its first parameter: the EntityManager of the
- * transaction it runs in (`db.transaction(async (m) => …)`), or a handle carrying one
- * (the Db itself outside a transaction, or the Tx of `db.tx`).
+ * What a command and a repository function take as their first parameter: the Db (each
+ * statement on its own pooled connection), or the EntityManager of the transaction it
+ * runs in (`db.transaction(async (m) => …)`).
  */
 export type Executor = EntityManager | { manager: EntityManager };
 
-/** One transaction: its EntityManager and raw SQL on the same connection. */
-export interface Tx extends Queryable {
-  manager: EntityManager;
-}
+/**
+ * What a raw-SQL-only read takes: an Executor, or a bare node-postgres pool. Only the
+ * ticket reads the benchmark's database peer runs take it (bench/peers/bare-koa.ts runs
+ * the app's own SQL over node-postgres without TypeORM; docs/benchmarks.md).
+ */
+export type SqlExecutor = Executor | Queryable;
 
 /**
  * The storage handle of a process. TypeORM owns the pool, the entities and the
@@ -32,10 +34,12 @@ export interface Db extends Queryable {
   dataSource: DataSource;
   /** the manager outside any transaction: each call takes its own pooled connection */
   manager: EntityManager;
-  /** Runs `fn` in one transaction, passed explicitly as its EntityManager. */
+  /**
+   * The one transaction API: runs `fn` in one transaction (the server's default isolation, READ
+   * COMMITTED, no retry: a command that needs a row stable takes its lock), passed
+   * explicitly as its EntityManager; a throw rolls it back.
+   */
   transaction<T>(fn: (manager: EntityManager) => Promise<T>): Promise<T>;
-  /** The same transaction, handed over as a Tx (raw SQL and `.manager`). */
-  tx<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   /** LISTEN on a dedicated connection; `onError` is told when that connection dies. */
   listen(channel: string, handlers: { onNotify: (payload: string) => void; onError: (err: Error) => void }): Promise<Listener>;
   close(): Promise<void>;
@@ -57,7 +61,9 @@ export function managerOf(executor: Executor): EntityManager {
  * request, up to a quarter of a list request (docs/benchmarks.md, "TypeORM and the hot
  * paths").
  */
-export async function sql<R = any>(executor: Executor, text: string, params?: unknown[]): Promise<QueryRows<R>> {
+export async function sql<R = any>(executor: SqlExecutor, text: string, params?: unknown[]): Promise<QueryRows<R>> {
+  // a bare pool (checked after EntityManager, which has a query() of another shape)
+  if (!(executor instanceof EntityManager) && !('manager' in executor)) return executor.query<R>(text, params);
   const m = managerOf(executor);
   if (m.queryRunner) {
     const result = await m.queryRunner.query(text, params as any[] | undefined, true);
@@ -69,10 +75,6 @@ export async function sql<R = any>(executor: Executor, text: string, params?: un
   return { rows: result.rows as R[], rowCount: result.rowCount };
 }
 
-export function txOf(manager: EntityManager): Tx {
-  return { manager, query: (text, params) => sql(manager, text, params) };
-}
-
 export async function connectDb(url: string, poolSize = 20): Promise<Db> {
   const dataSource = createDataSource(url, poolSize);
   await dataSource.initialize();
@@ -82,7 +84,6 @@ export async function connectDb(url: string, poolSize = 20): Promise<Db> {
     manager,
     query: (text, params) => sql(manager, text, params),
     transaction: (fn) => dataSource.transaction(fn),
-    tx: (fn) => dataSource.transaction((m) => fn(txOf(m))),
     async listen(channel, handlers) {
       if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
       const runner = dataSource.createQueryRunner();

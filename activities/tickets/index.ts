@@ -17,7 +17,7 @@ export function createTicketActivities(deps: { db: Db; triager: Triager; mailer:
   const { db, triager, mailer } = deps;
   return withDomainFailures<TicketActivities>({
     // idempotent by ticket id: a retry after a lost reply finds the row the first attempt wrote
-    insertTicket: (input) => db.tx((c) => storeNewTicket(c, input)),
+    insertTicket: (input) => db.transaction((m) => storeNewTicket(m, input)),
     triageTicket: (input) => triageTicket(db, triager, input),
     applyTicketChange: (req) => applyTicketChange(db, req),
     sendResolutionNotification: (input) => sendResolutionNotification(db, mailer, input),

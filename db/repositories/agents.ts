@@ -1,7 +1,7 @@
 // agents: the people tickets are assigned to. Document 1 only shows them expanded as
 // `assignee`; this small resource exists so assignment has something to point at.
 import { Agent } from '../entities';
-import { managerOf, type Executor, type Queryable } from '../db';
+import { managerOf, sql, type Executor, type SqlExecutor } from '../db';
 
 /** The fields of an agent a response shows. */
 export type AgentRecord = Pick<Agent, 'id' | 'workspaceId' | 'name' | 'email' | 'avatarUrl' | 'createdAt'>;
@@ -11,8 +11,8 @@ export type AgentRecord = Pick<Agent, 'id' | 'workspaceId' | 'name' | 'email' | 
  * agent_not_found). SQL through the query API: it is on the measured get-by-id path
  * (docs/benchmarks.md), which the bare peer also runs over a plain pg pool.
  */
-export async function findAgent(db: Queryable, workspaceId: string, agentId: string): Promise<AgentRecord | null> {
-  const { rows } = await db.query<AgentRecord>(
+export async function findAgent(executor: SqlExecutor, workspaceId: string, agentId: string): Promise<AgentRecord | null> {
+  const { rows } = await sql<AgentRecord>(executor, 
     `SELECT id, workspace_id AS "workspaceId", name, email, avatar_url AS "avatarUrl", created_at AS "createdAt"
        FROM agents WHERE id = $1 AND workspace_id = $2`,
     [agentId, workspaceId],

@@ -2,7 +2,7 @@
 import { IsNull, type FindOptionsWhere } from 'typeorm';
 import { ApiKey } from '../entities';
 import type { Plan } from '../entities/organization.entity';
-import { managerOf, type Executor, type Queryable } from '../db';
+import { managerOf, sql, type Executor } from '../db';
 import { findWorkspaceAccess } from './workspaces';
 
 /** One api_keys row with its organization's plan (the rate limit needs it on every request). */
@@ -69,16 +69,16 @@ function inReach(reach: KeyReach): FindOptionsWhere<ApiKey> {
   };
 }
 
-export function apiKeysRepository(db: Queryable & { manager: Executor }) {
-  const m = () => managerOf(db.manager);
+export function apiKeysRepository(executor: Executor) {
+  const m = () => managerOf(executor);
   return {
     async findByHash(hash: string): Promise<KeyRow | null> {
-      const { rows } = await db.query<KeyRow>(`SELECT ${COLUMNS} FROM ${FROM} WHERE k.secret_hash = $1`, [hash]);
+      const { rows } = await sql<KeyRow>(executor, `SELECT ${COLUMNS} FROM ${FROM} WHERE k.secret_hash = $1`, [hash]);
       return rows[0] ?? null;
     },
 
     async findById(id: string): Promise<KeyRow | null> {
-      const { rows } = await db.query<KeyRow>(`SELECT ${COLUMNS} FROM ${FROM} WHERE k.id = $1`, [id]);
+      const { rows } = await sql<KeyRow>(executor, `SELECT ${COLUMNS} FROM ${FROM} WHERE k.id = $1`, [id]);
       return rows[0] ?? null;
     },
 

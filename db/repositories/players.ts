@@ -5,7 +5,7 @@
 // anonymised) but every read here skips them, so an erased profile reads as absent.
 import { IsNull } from 'typeorm';
 import { Player, Ticket } from '../entities';
-import { managerOf, type Executor, type Queryable } from '../db';
+import { managerOf, sql, type Executor, type SqlExecutor } from '../db';
 
 export interface PlayerRow {
   id: string;
@@ -31,8 +31,8 @@ const COLUMNS = `p.id, p.workspace_id, p.player_id, p.display_name, p.email, p.m
 const TICKET_COUNT = `(SELECT count(*)::int FROM tickets t WHERE t.player_ref = p.id) AS ticket_count`;
 
 /** A live (not erased) player by internal `kpl_` id, with ticketCount; any workspace. */
-export async function findPlayer(db: Queryable, id: string): Promise<PlayerRow | null> {
-  const { rows } = await db.query<PlayerRow>(
+export async function findPlayer(executor: SqlExecutor, id: string): Promise<PlayerRow | null> {
+  const { rows } = await sql<PlayerRow>(executor, 
     `SELECT ${COLUMNS}, ${TICKET_COUNT} FROM players p WHERE p.id = $1 AND p.erased_at IS NULL`,
     [id],
   );
@@ -40,8 +40,8 @@ export async function findPlayer(db: Queryable, id: string): Promise<PlayerRow |
 }
 
 /** A live player by the caller's own playerId within a workspace, with ticketCount. */
-export async function lookupPlayer(db: Queryable, workspaceId: string, playerId: string): Promise<PlayerRow | null> {
-  const { rows } = await db.query<PlayerRow>(
+export async function lookupPlayer(executor: Executor, workspaceId: string, playerId: string): Promise<PlayerRow | null> {
+  const { rows } = await sql<PlayerRow>(executor, 
     `SELECT ${COLUMNS}, ${TICKET_COUNT} FROM players p
       WHERE p.workspace_id = $1 AND p.player_id = $2 AND p.erased_at IS NULL`,
     [workspaceId, playerId],
@@ -54,8 +54,8 @@ export async function lookupPlayer(db: Queryable, workspaceId: string, playerId:
  * inside `workspaceId`. An exact `kpl_` id match wins over a caller id that happens
  * to look the same. Without ticket_count (the ticket path does not need it).
  */
-export async function findPlayerByRef(db: Queryable, workspaceId: string, ref: string): Promise<PlayerRow | null> {
-  const { rows } = await db.query<PlayerRow>(
+export async function findPlayerByRef(executor: Executor, workspaceId: string, ref: string): Promise<PlayerRow | null> {
+  const { rows } = await sql<PlayerRow>(executor, 
     `SELECT ${COLUMNS} FROM players p
       WHERE p.workspace_id = $1 AND p.erased_at IS NULL AND (p.id = $2 OR p.player_id = $2)
       ORDER BY (p.id = $2) DESC LIMIT 1`,
@@ -83,10 +83,10 @@ export interface UpsertPlayerInput {
  * reserved, see the schema), never an erased profile brought back to life.
  */
 export async function upsertPlayerRow(
-  q: Queryable,
+  executor: Executor,
   input: UpsertPlayerInput,
 ): Promise<{ row: PlayerRow; created: boolean } | null> {
-  const { rows } = await q.query<PlayerRow & { inserted: boolean }>(
+  const { rows } = await sql<PlayerRow & { inserted: boolean }>(executor, 
     `INSERT INTO players AS p (id, workspace_id, player_id, display_name, email, metadata, first_seen_at, last_seen_at)
      VALUES ($1, $2, $3, $4, $5, $6, now(), now())
      ON CONFLICT (workspace_id, player_id) DO UPDATE SET
@@ -112,7 +112,7 @@ export async function upsertPlayerRow(
   if (!found) return null;
   const { inserted, ...row } = found;
   if (inserted) return { row: { ...row, ticket_count: 0 }, created: true };
-  const count = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM tickets WHERE player_ref = $1', [row.id]);
+  const count = await sql<{ n: number }>(executor, 'SELECT count(*)::int AS n FROM tickets WHERE player_ref = $1', [row.id]);
   return { row: { ...row, ticket_count: count.rows[0].n }, created: false };
 }
 

@@ -1,7 +1,7 @@
 // GET /v1/tickets in SQL: the page and the count of one filtered, sorted list.
 import type { Priority } from '../../domain/workspaces/settings.rules';
 import type { TicketStatus } from '../../domain/tickets/types';
-import type { Queryable } from '../db';
+import { sql, type Executor, type SqlExecutor } from '../db';
 import { TICKET_COLUMNS } from './tickets';
 
 export type TicketListSort = 'createdAt' | 'updatedAt' | 'priority';
@@ -94,19 +94,19 @@ export function buildTicketListSql(q: TicketListQuery, forcedPlayerId: string | 
  * and `pagination.totalExact` is false. Paging itself (`hasMore`, cursors) is exact.
  */
 /** One page of the list: `limit + 1` rows of buildTicketListSql's page query. */
-export async function pageOfTickets(db: Queryable, page: { sql: string; params: unknown[] }): Promise<any[]> {
-  return (await db.query(page.sql, page.params)).rows;
+export async function pageOfTickets(executor: Executor, page: { sql: string; params: unknown[] }): Promise<any[]> {
+  return (await sql(executor, page.sql, page.params)).rows;
 }
 
 export const EXACT_COUNT_CAP = 1_000;
 
 export async function countMatches(
-  db: Queryable,
+  executor: SqlExecutor,
   count: { sql: string; estimateSql: string; params: unknown[] },
 ): Promise<{ total: number; totalExact: boolean }> {
-  const exact: number = (await db.query(count.sql, count.params)).rows[0].total;
+  const exact: number = (await sql(executor, count.sql, count.params)).rows[0].total;
   if (exact <= EXACT_COUNT_CAP) return { total: exact, totalExact: true };
-  const plan = (await db.query(count.estimateSql, count.params)).rows[0]['QUERY PLAN'];
+  const plan = (await sql(executor, count.estimateSql, count.params)).rows[0]['QUERY PLAN'];
   const estimate = Math.round(plan?.[0]?.Plan?.['Plan Rows'] ?? 0);
   return { total: Math.max(estimate, EXACT_COUNT_CAP + 1), totalExact: false };
 }

@@ -1,7 +1,7 @@
 import type { MessageRecord, TicketRecord } from '../../domain/tickets/types';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Ticket } from '../entities';
-import { managerOf, sql, type Executor, type Queryable } from '../db';
+import { managerOf, sql, type Executor, type SqlExecutor } from '../db';
 
 // Columns aliased to the API's field names, so a row is already a TicketRecord.
 export const TICKET_COLUMNS = `
@@ -34,16 +34,16 @@ export function toMessageRecord(row: any): MessageRecord {
   return { ...row, createdAt: iso(row.createdAt) };
 }
 
-export async function findTicket(db: Queryable, id: string, opts: { forUpdate?: boolean } = {}): Promise<TicketRecord | null> {
-  const { rows } = await db.query(
+export async function findTicket(executor: SqlExecutor, id: string, opts: { forUpdate?: boolean } = {}): Promise<TicketRecord | null> {
+  const { rows } = await sql(executor, 
     `SELECT ${TICKET_COLUMNS}, t.version FROM tickets t WHERE t.id = $1${opts.forUpdate ? ' FOR UPDATE' : ''}`,
     [id],
   );
   return rows[0] ? toTicketRecord(rows[0]) : null;
 }
 
-export async function listMessages(db: Queryable, ticketId: string): Promise<MessageRecord[]> {
-  const { rows } = await db.query(`SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.ticket_id = $1 ORDER BY m.created_at, m.id`, [
+export async function listMessages(executor: SqlExecutor, ticketId: string): Promise<MessageRecord[]> {
+  const { rows } = await sql(executor, `SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.ticket_id = $1 ORDER BY m.created_at, m.id`, [
     ticketId,
   ]);
   return rows.map(toMessageRecord);
@@ -157,7 +157,7 @@ export async function resolutionMailFacts(executor: Executor, id: string) {
 }
 
 /** One message by id (the API answers a new message with it once the workflow has stored it). */
-export async function findMessage(db: Queryable, id: string): Promise<MessageRecord | null> {
-  const { rows } = await db.query(`SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.id = $1`, [id]);
+export async function findMessage(executor: Executor, id: string): Promise<MessageRecord | null> {
+  const { rows } = await sql(executor, `SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.id = $1`, [id]);
   return rows[0] ? toMessageRecord(rows[0]) : null;
 }

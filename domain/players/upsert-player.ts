@@ -1,7 +1,7 @@
 // The upsert of a player profile: the profile and its `player.created` outbox event
 // commit together, so a webhook can never announce a player that was rolled back
 // and a created player is never missing its event.
-import type { Db, Tx } from '../../db/db';
+import type { Db, Executor } from '../../db/db';
 import { recordEvent } from '../../db/repositories/events';
 import { upsertPlayerRow, type PlayerRow, type UpsertPlayerInput } from '../../db/repositories/players';
 import { newId } from '../../lib/ids';
@@ -12,19 +12,19 @@ export async function upsertPlayer(
   db: Db,
   input: Omit<UpsertPlayerInput, 'id'>,
 ): Promise<{ row: PlayerRow; created: boolean }> {
-  return db.tx(async (q) => {
-    const result = await upsertPlayerRow(q, { ...input, id: newId('kpl') });
+  return db.transaction(async (m) => {
+    const result = await upsertPlayerRow(m, { ...input, id: newId('kpl') });
     // Unreachable while the `erased_` prefix is reserved; kept as a clear answer
     // instead of silently reviving an erased row.
     if (!result) throw new DomainError('conflict', 'player_erased', `Player '${input.playerId}' was erased`);
-    if (result.created) await recordPlayerCreated(q, result.row);
+    if (result.created) await recordPlayerCreated(m, result.row);
     return result;
   });
 }
 
-async function recordPlayerCreated(q: Tx, row: PlayerRow): Promise<void> {
+async function recordPlayerCreated(executor: Executor, row: PlayerRow): Promise<void> {
   // dedupe_key makes the event exactly-once per profile even if this ever re-runs.
-  await recordEvent(q, {
+  await recordEvent(executor, {
     workspaceId: row.workspace_id,
     type: 'player.created',
     subjectId: row.id,

@@ -27,18 +27,18 @@ export interface ClaimedFiringBatch {
  * (markFiringBatchesDispatched).
  */
 export async function claimFiringBatches(db: Db, opts: { limit: number; reclaimAfterMs: number }): Promise<ClaimedFiringBatch[]> {
-  return db.tx(async (q) => {
-    const firings = await lockUndispatchedFirings(q, opts.limit, opts.reclaimAfterMs);
+  return db.transaction(async (m) => {
+    const firings = await lockUndispatchedFirings(m, opts.limit, opts.reclaimAfterMs);
     if (!firings.length) return [];
     const claims = firings.filter((f) => f.batchId).map((f) => ({ id: f.id, batchId: f.batchId! }));
     for (const group of groupFirings(firings.filter((f) => !f.batchId))) {
       const batchId = randomUUID();
       for (const f of group) claims.push({ id: f.id, batchId });
     }
-    await claimFirings(q, claims);
+    await claimFirings(m, claims);
     const mine = new Map<string, string[]>();
     for (const c of claims) mine.set(c.batchId, [...(mine.get(c.batchId) ?? []), c.id]);
-    const batches = await firingBatches(q, [...mine.keys()]);
+    const batches = await firingBatches(m, [...mine.keys()]);
     return batches.map((b) => ({ ...b, firingIds: mine.get(b.batchId)! }));
   });
 }

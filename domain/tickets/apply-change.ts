@@ -1,4 +1,4 @@
-import type { Db, Queryable } from '../../db/db';
+import type { Db, Executor } from '../../db/db';
 import { recordEvent, type EventType } from '../../db/repositories/events';
 import { insertMessage } from '../../db/repositories/messages';
 import { appendAudit } from '../../db/repositories/ticket-audit';
@@ -22,7 +22,7 @@ export function ticketFacts(t: TicketRecord): TicketFacts {
  * (except a delete of a ticket already gone: null) or version_conflict (a step skipped).
  */
 export async function applyTicketChange(db: Db, req: ApplyChangeRequest): Promise<AppliedChange | null> {
-  return db.tx(async (c) => {
+  return db.transaction(async (c) => {
     const version = await lockTicketVersion(c, req.ticketId);
     if (version === null) {
       if (req.change.kind === 'delete') return null;
@@ -77,7 +77,7 @@ export async function applyTicketChange(db: Db, req: ApplyChangeRequest): Promis
 }
 
 /** The row (and the new message) as this step left them, for the events it records. */
-async function stored(c: Queryable, req: ApplyChangeRequest): Promise<{ ticket: TicketRecord; message?: MessageRecord }> {
+async function stored(c: Executor, req: ApplyChangeRequest): Promise<{ ticket: TicketRecord; message?: MessageRecord }> {
   const ticket = (await findTicket(c, req.ticketId))!;
   if (req.change.kind !== 'message') return { ticket };
   const id = req.change.messageId;

@@ -1,4 +1,4 @@
-import type { Tx } from '../../db/db';
+import type { Executor } from '../../db/db';
 import { recordEvent } from '../../db/repositories/events';
 import { organizationPlan } from '../../db/repositories/organizations';
 import { countTicketWithinQuota } from '../../db/repositories/ticket-usage';
@@ -21,18 +21,18 @@ import { loadWorkspaceSettings } from '../workspaces/load-settings';
  * workspace_not_found, player_not_found (an unknown or erased player) or
  * ticket_quota_exceeded (details: the plan's monthly `limit`).
  */
-export async function storeNewTicket(c: Tx, input: CreateTicketInput): Promise<{ version: number; settings: WorkspaceSettings }> {
-  const settings = await loadWorkspaceSettings(c, input.workspaceId);
-  const existing = await findTicket(c, input.ticketId);
+export async function storeNewTicket(executor: Executor, input: CreateTicketInput): Promise<{ version: number; settings: WorkspaceSettings }> {
+  const settings = await loadWorkspaceSettings(executor, input.workspaceId);
+  const existing = await findTicket(executor, input.ticketId);
   if (existing) return { version: 1, settings }; // a retry after a lost reply
 
   // One row lock on the player, taken once: it moves lastSeenAt, refuses an erased
   // player, and holds off an erasure until this ticket is stored (and anonymised with
   // the rest). Two creates for the same player queue here instead of deadlocking.
-  if (!(await touchPlayerForTicket(c, input.playerRef, input.createdAt))) {
+  if (!(await touchPlayerForTicket(executor, input.playerRef, input.createdAt))) {
     throw new DomainError('not_found', 'player_not_found', `Player ${input.playerRef} does not exist`);
   }
-  await insertTicketRow(c, {
+  await insertTicketRow(executor, {
     id: input.ticketId,
     workspaceId: input.workspaceId,
     playerRef: input.playerRef,
@@ -47,8 +47,8 @@ export async function storeNewTicket(c: Tx, input: CreateTicketInput): Promise<{
     metadata: input.metadata,
     createdAt: input.createdAt,
   });
-  const ticket = (await findTicket(c, input.ticketId))!;
-  await recordEvent(c, {
+  const ticket = (await findTicket(executor, input.ticketId))!;
+  await recordEvent(executor, {
     workspaceId: input.workspaceId,
     type: 'ticket.created',
     subjectId: input.ticketId,
@@ -58,9 +58,9 @@ export async function storeNewTicket(c: Tx, input: CreateTicketInput): Promise<{
   });
   // last, so the organization's one usage row is locked only until the commit; over
   // the plan's quota nothing of this ticket commits
-  const plan = await organizationPlan(c, input.organizationId);
+  const plan = await organizationPlan(executor, input.organizationId);
   const limit = plan ? MONTHLY_TICKET_QUOTA[plan] : Infinity;
-  if (!(await countTicketWithinQuota(c, input.organizationId, usageMonth(input.createdAt), Number.isFinite(limit) ? limit : null))) {
+  if (!(await countTicketWithinQuota(executor, input.organizationId, usageMonth(input.createdAt), Number.isFinite(limit) ? limit : null))) {
     throw new DomainError('quota_exceeded', 'ticket_quota_exceeded', `Monthly ticket quota of ${limit} reached`, { limit });
   }
   // small: the result goes into the workflow history (the API reads the row)

@@ -29,7 +29,7 @@ export interface ClaimedBatch {
  * marks the others dispatched once their workflows are started (markDispatched).
  */
 export async function claimEvents(db: Db, opts: { limit: number; reclaimAfterMs: number }): Promise<ClaimedBatch[]> {
-  return db.tx(async (q) => {
+  return db.transaction(async (q) => {
     const events = await lockUndispatchedEvents(q, opts.limit, opts.reclaimAfterMs);
     if (!events.length) return [];
     const fresh = events.filter((e) => !e.claimed_at);

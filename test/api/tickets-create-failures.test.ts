@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { Client, Connection } from '@temporalio/client';
 import { createApp } from '../../api/app';
+import { sql } from '../../db/db';
 import { startApi, type TestApi } from '../support/api';
 import { startTcpProxy, viaProxy, type TcpProxy } from '../support/tcp-proxy';
 import { assertError, tenantWithPlayer, type TenantWithPlayer } from '../support/tickets';
@@ -73,10 +74,10 @@ test('a change that arrives before the dispatcher started the workflow starts it
   // the create's transaction moves its entry to a queue no dispatcher claims, before it
   // commits: the ticket's workflow waits as if the ticketing worker were down
   const db = Object.create(api.deps.db) as typeof api.deps.db;
-  db.tx = (fn) =>
-    api.deps.db.tx(async (tx) => {
-      const out = await fn(tx);
-      await tx.query(`UPDATE workflow_starts SET task_queue = $1 WHERE task_queue = 'ticketing' AND args->0->>'title' = $2`, [parked, title]);
+  db.transaction = (fn) =>
+    api.deps.db.transaction(async (m) => {
+      const out = await fn(m);
+      await sql(m, `UPDATE workflow_starts SET task_queue = $1 WHERE task_queue = 'ticketing' AND args->0->>'title' = $2`, [parked, title]);
       return out;
     });
   const res = await withApp(createApp({ ...api.deps, db }), (base) =>

@@ -3,7 +3,7 @@
 // workflow, and an event dispatched a second time after it was delivered.
 import assert from 'node:assert/strict';
 import { envelope } from '../../domain/webhooks/envelope';
-import { connectDb, type Db } from '../../db/db';
+import { connectDb, sql, type Db } from '../../db/db';
 import { loadConfig } from '../../lib/config';
 import { newId } from '../../lib/ids';
 import { createTenant } from '../support/factories';
@@ -35,13 +35,15 @@ async function claimedButNotStarted() {
   const eventId = newId('evt');
   const deliveryId = newId('evt');
   const data = { id: newId('tkt'), title: 'claimed, never started' };
-  await db.tx(async (q) => {
-    await q.query(
+  await db.transaction(async (m) => {
+    await sql(
+      m,
       `INSERT INTO events (id, workspace_id, type, subject_id, data, occurred_at, dedupe_key, claimed_at)
        VALUES ($1, $2, 'ticket.created', $3, $4, now(), $1, now() - interval '1 minute')`,
       [eventId, workspaceId, data.id, JSON.stringify(data)],
     );
-    await q.query(
+    await sql(
+      m,
       `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, workspace_id, body)
        VALUES ($1, $2, $3, 'ticket.created', $4, $5)`,
       [deliveryId, endpointId, eventId, workspaceId, envelope(deliveryId, { type: 'ticket.created', workspaceId, occurredAt: new Date(), data })],

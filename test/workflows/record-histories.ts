@@ -94,7 +94,7 @@ async function recordTicket(env: Env, db: DbHandle) {
     searchAttributes: false,
     stored: true,
   };
-  await db.tx((c) => storeNewTicket(c, input));
+  await db.transaction((m) => storeNewTicket(m, input));
   const handle = await env.client.workflow.start(ticketWorkflow, { taskQueue, workflowId: ticketWorkflowId(ticketId), args: [input] });
   await handle.executeUpdate(assignUpdate, { args: [{ agentId: agent.id, note: 'first line' }, actor] });
   await handle.executeUpdate(messageUpdate, { args: [{ messageId: newId('msg'), authorType: 'agent', authorId: agent.id, body: 'Try verifying files' }, actor] });

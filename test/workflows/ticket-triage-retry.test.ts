@@ -72,7 +72,7 @@ test('a ticket stored by the API is triaged even after ten failed attempts', asy
     searchAttributes: false,
     stored: true,
   };
-  await db.tx((c) => storeNewTicket(c, input)); // what the API's create transaction does
+  await db.transaction((m) => storeNewTicket(m, input)); // what the API's create transaction does
   failuresLeft = 10;
   const handle = await env.client.workflow.start('ticketWorkflow', {
     taskQueue: TASK_QUEUE,

@@ -161,7 +161,7 @@ function fromFailure(ticketId: string, failure: ApplicationFailure): AppError {
  */
 export async function createTicket(deps: AppDeps, input: CreateTicketInput, idem?: IdempotencyState): Promise<void> {
   try {
-    await deps.db.tx(async (c) => {
+    await deps.db.transaction(async (c) => {
       if (idem && !(await bindIdempotencyResource(c, idem.scope, idem.key, idem.token, input.ticketId))) {
         throw new LeaseLost();
       }
