@@ -2,7 +2,7 @@
 //   Draft → Queued (send) | Scheduled (schedule) → Sending → Completed | Cancelled | Failed
 // A Draft is changed by the API alone (no workflow yet); from Queued or Scheduled on, the
 // campaign's workflow is its writer, so a change goes to it.
-import { DomainError } from '../errors';
+import { campaignFinished, campaignNotDraft, scheduledAtNotInFuture, scheduledAtTooFar } from './errors';
 
 export const CAMPAIGN_STATUSES = ['Draft', 'Queued', 'Scheduled', 'Sending', 'Completed', 'Cancelled', 'Failed'] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
@@ -49,7 +49,7 @@ export type CampaignCommand = 'send' | 'schedule' | 'cancel';
 export function routeOf(status: CampaignStatus, command: CampaignCommand, campaignId: string): 'draft' | 'workflow' {
   if (status === 'Draft') return 'draft';
   if (isFinished(status)) {
-    throw new DomainError('conflict', 'campaign_finished', `Campaign '${campaignId}' is ${status}; it cannot change any more`, { status });
+    throw campaignFinished(campaignId, status);
   }
   if (command === 'cancel') return 'workflow';
   if (command === 'schedule' && status === 'Scheduled') return 'workflow';
@@ -57,7 +57,7 @@ export function routeOf(status: CampaignStatus, command: CampaignCommand, campai
     command === 'send' && status === 'Scheduled'
       ? 'is scheduled; reschedule or cancel it'
       : `is ${status}: it was sent already`;
-  throw new DomainError('conflict', 'campaign_not_draft', `Campaign '${campaignId}' ${why}`, { status });
+  throw campaignNotDraft(campaignId, why, status);
 }
 
 /** How far ahead a campaign may be scheduled: a year (and a day), not the year 9999. */
@@ -69,10 +69,10 @@ export const MAX_SCHEDULE_AHEAD_MS = 366 * 86_400_000;
  */
 export function checkScheduledAt(scheduledAt: Date, now: Date): void {
   if (!(scheduledAt.getTime() > now.getTime())) {
-    throw new DomainError('invalid', 'scheduled_at_not_in_future', 'scheduledAt must be in the future', { field: 'scheduledAt' });
+    throw scheduledAtNotInFuture();
   }
   if (scheduledAt.getTime() - now.getTime() > MAX_SCHEDULE_AHEAD_MS) {
-    throw new DomainError('invalid', 'scheduled_at_too_far', 'scheduledAt must be at most 366 days ahead', { field: 'scheduledAt' });
+    throw scheduledAtTooFar();
   }
 }
 

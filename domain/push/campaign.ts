@@ -9,13 +9,9 @@ import { findSegment } from '../../db/repositories/push-segments';
 import { bindIdempotencyResource } from '../../db/repositories/idempotency-keys';
 import { enqueueWorkflowStart, type OutboxStart } from '../../db/repositories/workflow-starts';
 import type { SegmentFilter } from './segment-filter.rules';
-import { DomainError } from '../errors';
 import { checkScheduledAt, routeOf, type CampaignRecord, type CampaignStatus } from './campaign.rules';
-import { appNotFound } from './not-found';
+import { appNotFound, campaignNotDraft, campaignNotFound, idempotencyRequestInProgress, segmentNotFound } from './errors';
 import type { SendIdempotency } from './send';
-
-export const campaignNotFound = (id: string) => new DomainError('not_found', 'campaign_not_found', `No campaign with id '${id}'`);
-export const segmentNotFound = (id: string) => new DomainError('not_found', 'segment_not_found', `No segment with id '${id}'`);
 
 /**
  * Under an Idempotency-Key the created or sent campaign's id is written on the key in the
@@ -25,7 +21,7 @@ export const segmentNotFound = (id: string) => new DomainError('not_found', 'seg
  */
 async function bindKey(m: Executor, idem: SendIdempotency | undefined, campaignId: string): Promise<void> {
   if (idem && !(await bindIdempotencyResource(m, idem.scope, idem.key, idem.token, campaignId))) {
-    throw new DomainError('conflict', 'idempotency_request_in_progress', 'A request with this Idempotency-Key is still in progress');
+    throw idempotencyRequestInProgress();
   }
 }
 
@@ -86,7 +82,7 @@ async function leaveDraft(
       const now = await findCampaign(m, campaignId);
       if (!now) throw campaignNotFound(campaignId);
       routeOf(now.status, to === 'Queued' ? 'send' : 'schedule', campaignId); // throws: it is no Draft
-      throw new DomainError('conflict', 'campaign_not_draft', `Campaign '${campaignId}' is ${now.status}`);
+      throw campaignNotDraft(campaignId, `is ${now.status}`);
     }
     await enqueueWorkflowStart(m, workflowOf(moved));
     await bindKey(m, idem, moved.id);

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Executor } from '../../db/db';
 import { isForeignKeyViolation } from '../../db/pg-errors';
 import { insertEventTrigger, type NewEventTrigger } from '../../db/repositories/push-event-triggers';
-import { appNotFound } from './not-found';
+import { appNotFound } from './errors';
 import type { EventTriggerRecord } from './types';
 
 export async function createEventTrigger(executor: Executor, t: Omit<NewEventTrigger, 'id'>): Promise<EventTriggerRecord> {

@@ -3,7 +3,7 @@ import type { Executor } from '../../db/db';
 import { isForeignKeyViolation } from '../../db/pg-errors';
 import { insertSegment, type SegmentRow } from '../../db/repositories/push-segments';
 import type { SegmentFilter } from './segment-filter.rules';
-import { appNotFound } from './not-found';
+import { appNotFound } from './errors';
 
 export interface NewSegment {
   appId: string;

@@ -10,8 +10,7 @@ import type { Db } from '../../db/db';
 import { isForeignKeyViolation } from '../../db/pg-errors';
 import { bindIdempotencyResource } from '../../db/repositories/idempotency-keys';
 import { countFiringsOf, fireCandidates, insertFirings, type FiringBatch, type NewFiring } from '../../db/repositories/push-event-triggers';
-import { DomainError } from '../errors';
-import { deviceNotFound } from './not-found';
+import { deviceNotFound, idempotencyRequestInProgress } from './errors';
 import type { SendIdempotency } from './send';
 import { conditionsHold, renderFiring } from './trigger.rules';
 
@@ -76,7 +75,7 @@ async function fireOnce(db: Db, request: FireRequest, opts: FireOptions): Promis
     await insertFirings(m, fire, firings, opts.batch);
     // a retry took the key over while this request waited: it answers, this one must not fire
     if (!(await bindIdempotencyResource(m, idem.scope, idem.key, idem.token, fireId))) {
-      throw new DomainError('conflict', 'idempotency_request_in_progress', 'A request with this Idempotency-Key is still in progress');
+      throw idempotencyRequestInProgress();
     }
   });
   return { triggersMatched: firings.length };

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Executor } from '../../db/db';
 import { isForeignKeyViolation } from '../../db/pg-errors';
 import { registerDevice as upsertDevice, type DeviceRow } from '../../db/repositories/push-devices';
-import { appNotFound } from './not-found';
+import { appNotFound } from './errors';
 import type { Platform } from './types';
 
 export interface DeviceRegistration {

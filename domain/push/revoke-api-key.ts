@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/db';
 import { findPushApiKey, revokePushApiKey } from '../../db/repositories/push-api-keys';
-import { apiKeyNotFound } from './not-found';
+import { apiKeyNotFound } from './errors';
 import type { RevokeKeyMarkers } from './types';
 
 /**

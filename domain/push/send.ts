@@ -8,7 +8,7 @@ import type { Db, Executor } from '../../db/db';
 import { bindIdempotencyResource } from '../../db/repositories/idempotency-keys';
 import { insertSend, notificationIdsOf, sendableDevices } from '../../db/repositories/push-sends';
 import { enqueueWorkflowStart, type OutboxStart } from '../../db/repositories/workflow-starts';
-import { DomainError } from '../errors';
+import { idempotencyRequestInProgress } from './errors';
 import { acceptDevices, candidateDeviceIds, type SendDevice } from './send.rules';
 
 export interface SendRequest {
@@ -74,7 +74,7 @@ export async function createSend(db: Db, request: SendRequest, opts: SendOptions
     await enqueueWorkflowStart(m, opts.workflowOf(created.sendId));
     // a retry took the key over while this request waited: it answers, this one must not send
     if (idem && !(await bindIdempotencyResource(m, idem.scope, idem.key, idem.token, created.sendId))) {
-      throw new DomainError('conflict', 'idempotency_request_in_progress', 'A request with this Idempotency-Key is still in progress');
+      throw idempotencyRequestInProgress();
     }
     return created;
   });

@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/db';
 import { updateDevice as updateDeviceRow, type DeviceChanges, type DeviceRow } from '../../db/repositories/push-devices';
-import { deviceNotFound } from './not-found';
+import { deviceNotFound } from './errors';
 
 /** Changes a device's userId / deviceMetadata; device_not_found when it is gone. */
 export async function updateDevice(executor: Executor, deviceId: string, changes: DeviceChanges): Promise<DeviceRow> {

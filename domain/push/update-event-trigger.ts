@@ -3,7 +3,7 @@
 // is sent only if its trigger is still enabled when it is due.
 import type { Executor } from '../../db/db';
 import { deleteEventTrigger as deleteRow, updateEventTrigger as updateRow, type EventTriggerChanges } from '../../db/repositories/push-event-triggers';
-import { eventTriggerNotFound } from './not-found';
+import { eventTriggerNotFound } from './errors';
 import type { EventTriggerRecord } from './types';
 
 export async function updateEventTrigger(executor: Executor, id: string, changes: EventTriggerChanges): Promise<EventTriggerRecord> {

@@ -8,7 +8,8 @@ import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure, type UpdateDefinition } from '@temporalio/common';
 import { findCampaign } from '../../../db/repositories/push-campaigns';
 import type { OutboxStart } from '../../../db/repositories/workflow-starts';
-import { cancelDraft, campaignNotFound, scheduleDraft, sendCampaign } from '../../../domain/push/campaign';
+import { cancelDraft, scheduleDraft, sendCampaign } from '../../../domain/push/campaign';
+import { campaignNotFound } from '../../../domain/push/errors';
 import { isFinished, routeOf, type CampaignRecord } from '../../../domain/push/campaign.rules';
 import { DomainError } from '../../../domain/errors';
 import {
