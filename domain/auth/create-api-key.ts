@@ -1,10 +1,8 @@
 import type { ApiKeysRepository, KeyRow } from '../../db/repositories/api-keys';
 import { generateApiKey } from '../../lib/api-keys';
 import { newId } from '../../lib/ids';
-import { DomainError } from '../errors';
+import { forbidden, keyEnvironmentMismatch } from './errors';
 import type { KeyCreator, NewApiKey } from './types';
-
-const forbidden = (message: string) => new DomainError('forbidden', 'forbidden', message);
 
 /**
  * A new ticketing API key, made by another key of the organization: its row and the key
@@ -27,11 +25,7 @@ export async function createApiKey(repo: ApiKeysRepository, creator: KeyCreator,
     throw forbidden('A test key can only create test keys');
   }
   if (ws && (ws.environment === 'sandbox') !== (environment === 'test')) {
-    throw new DomainError(
-      'invalid',
-      'validation_error',
-      `environment: a ${environment} key cannot be bound to the ${ws.environment} workspace '${ws.id}'`,
-    );
+    throw keyEnvironmentMismatch(environment, ws);
   }
   const { key, prefix, hash } = generateApiKey(body.type === 'sdk' ? 'sdk_' : environment === 'test' ? 'sk_test_' : 'sk_live_');
   const row = await repo.insert({

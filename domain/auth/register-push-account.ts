@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/db';
 import { findPushUserById, insertAccount, isDuplicateEmail } from '../../db/repositories/push-users';
-import { DomainError } from '../errors';
+import { emailTaken } from './errors';
 import { hashPassword } from './passwords';
 import { issueRefreshToken } from './refresh-tokens';
 import type { PushSession } from './types';
@@ -25,7 +25,7 @@ export async function registerPushAccount(db: Db, r: Registration): Promise<Push
       insertAccount(m, { userId, companyId: randomUUID(), email: r.email, name: r.name, passwordHash, companyName: r.name }),
     );
   } catch (err) {
-    if (isDuplicateEmail(err)) throw new DomainError('conflict', 'email_taken', 'An account with this email exists already');
+    if (isDuplicateEmail(err)) throw emailTaken();
     throw err;
   }
   const user = (await findPushUserById(db, userId))!;

@@ -1,5 +1,5 @@
 import type { ApiKeysRepository, KeyReach, KeyRow } from '../../db/repositories/api-keys';
-import { DomainError } from '../errors';
+import { apiKeyNotFound } from './errors';
 
 /**
  * Revokes a ticketing API key within the caller's reach (revoking again keeps the first
@@ -8,7 +8,7 @@ import { DomainError } from '../errors';
  */
 export async function revokeApiKey(repo: ApiKeysRepository, reach: KeyReach, keyId: string, revokedBy: string): Promise<KeyRow> {
   const row = await repo.findInReach(reach, keyId);
-  if (!row) throw new DomainError('not_found', 'api_key_not_found', `No API key '${keyId}' in this organization`);
+  if (!row) throw apiKeyNotFound(keyId);
   await repo.revoke(row.id, revokedBy);
   return row;
 }

@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/db';
 import { findTrialRequest, insertAuditEvent, markApproved, markRejected } from '../../db/repositories/push-trial-requests';
 import { insertTrialAccount, isDuplicateEmail } from '../../db/repositories/push-users';
-import { DomainError } from '../errors';
-import type { TrialRequestRecord } from './types';
+import { trialEmailTaken, trialRequestDecided, trialRequestNotFound } from './errors';
 
 export interface Approval {
   requestId: string;
@@ -14,9 +13,6 @@ export interface Approval {
   trialEndsAt: Date;
 }
 
-export const trialRequestNotFound = (id: string) => new DomainError('not_found', 'trial_request_not_found', `Trial request '${id}' not found`);
-const decided = (r: TrialRequestRecord) =>
-  new DomainError('conflict', 'trial_request_decided', `Trial request '${r.id}' is ${r.status} already`, { status: r.status });
 
 /**
  * Approval, in one transaction: the company (a trial until `trialEndsAt`, on the plan),
@@ -29,7 +25,7 @@ export async function provisionTrial(db: Db, a: Approval): Promise<{ companyId: 
     const r = await findTrialRequest(m, a.requestId, { lock: true });
     if (!r) throw trialRequestNotFound(a.requestId);
     if (r.status === 'Approved') return { companyId: r.companyId!, ownerId: r.ownerId!, trialEndsAt: r.trialEndsAt! };
-    if (r.status !== 'Submitted') throw decided(r);
+    if (r.status !== 'Submitted') throw trialRequestDecided(r);
     const companyId = randomUUID();
     const ownerId = randomUUID();
     try {
@@ -43,7 +39,7 @@ export async function provisionTrial(db: Db, a: Approval): Promise<{ companyId: 
         name: r.fullName,
       });
     } catch (err) {
-      if (isDuplicateEmail(err)) throw emailTaken(r.email);
+      if (isDuplicateEmail(err)) throw trialEmailTaken(r.email);
       throw err;
     }
     await markApproved(m, r.id, { planSlug: a.planSlug, trialDays: a.trialDays, adminNotes: a.adminNotes, actorId: a.actorId, companyId, ownerId });
@@ -58,9 +54,6 @@ export async function provisionTrial(db: Db, a: Approval): Promise<{ companyId: 
   });
 }
 
-function emailTaken(email: string): DomainError {
-  return new DomainError('conflict', 'email_taken', `An account with the email '${email}' exists already; it cannot own a new trial`);
-}
 
 /** Rejection with the operator's notes and audit `trial_request.rejected`; a repeat is a no-op. */
 export async function rejectTrialRequest(db: Db, input: { requestId: string; adminNotes: string; actorId: string }): Promise<void> {
@@ -68,7 +61,7 @@ export async function rejectTrialRequest(db: Db, input: { requestId: string; adm
     const r = await findTrialRequest(m, input.requestId, { lock: true });
     if (!r) throw trialRequestNotFound(input.requestId);
     if (r.status === 'Rejected') return;
-    if (!(await markRejected(m, r.id, input))) throw decided(r);
+    if (!(await markRejected(m, r.id, input))) throw trialRequestDecided(r);
     await insertAuditEvent(m, { type: 'trial_request.rejected', trialRequestId: r.id, actorId: input.actorId, details: {} });
   });
 }

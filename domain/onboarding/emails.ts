@@ -5,7 +5,7 @@ import { findSetupTokenById } from '../../db/repositories/push-setup-tokens';
 import { claimReminder, findTrialRequest, insertAuditEvent, recordSetupEmailAttempt } from '../../db/repositories/push-trial-requests';
 import type { EmailChain, EmailMessage } from '../../lib/email/types';
 import { setupTokenOf, setupUrlOf } from '../../lib/setup-tokens';
-import { trialRequestNotFound } from './decide-trial-request';
+import { trialRequestNotFound } from './errors';
 import type { TrialRequestRecord } from './types';
 
 export interface EmailDeps {

@@ -9,8 +9,7 @@ import { hashSetupToken, setupTokenOf } from '../../lib/setup-tokens';
 import { hashPassword } from '../auth/passwords';
 import { issueRefreshToken } from '../auth/refresh-tokens';
 import type { PushSession } from '../auth/types';
-import { DomainError } from '../errors';
-import { trialRequestNotFound } from './decide-trial-request';
+import { invalidSetupToken, passwordAlreadySet, trialRequestNotApproved, trialRequestNotFound } from './errors';
 import type { SetupTokenInfo } from './types';
 
 export interface TokenIssue {
@@ -31,10 +30,10 @@ export async function issueSetupToken(db: Db, key: Buffer, t: TokenIssue): Promi
   return db.transaction(async (m) => {
     const r = await findTrialRequest(m, t.requestId, { lock: true });
     if (!r) throw trialRequestNotFound(t.requestId);
-    if (r.status !== 'Approved' || !r.ownerId) throw new DomainError('conflict', 'trial_request_not_approved', `Trial request '${r.id}' is ${r.status}`);
+    if (r.status !== 'Approved' || !r.ownerId) throw trialRequestNotApproved(r.id, `is ${r.status}`);
     const tokenHash = hashSetupToken(setupTokenOf(key, t.tokenId));
     if ((await findPushUserById(m, r.ownerId))?.passwordHash) {
-      throw new DomainError('conflict', 'password_already_set', 'The owner has set a password already; they can log in');
+      throw passwordAlreadySet();
     }
     const stored = await insertSetupToken(m, { id: t.tokenId, trialRequestId: r.id, userId: r.ownerId, tokenHash, purpose: t.purpose, createdAt: t.createdAt, expiresAt: t.expiresAt });
     if (stored && t.purpose === 'link') {
@@ -56,11 +55,6 @@ export async function setupTokenInfo(db: Db, token: string, now: Date): Promise<
   }
   return { email: row.email, fullName: row.fullName, companyName: row.companyName, expiresAt: row.expiresAt, isValid: true };
 }
-
-export const invalidSetupToken = () =>
-  new DomainError('invalid', 'setup_token_invalid', 'The setup link is invalid, expired, already used or replaced by a newer one', {
-    errors: { token: ['The setup link is invalid, expired, already used or replaced by a newer one'] },
-  });
 
 /**
  * Sets the owner's password with a valid token and spends it (single use), with audit

@@ -3,13 +3,12 @@
 import type { Db } from '../../db/db';
 import { findTrialRequest, insertAuditEvent } from '../../db/repositories/push-trial-requests';
 import { expireTrialCompany, extendTrialCompany } from '../../db/repositories/push-users';
-import { DomainError } from '../errors';
-import { trialRequestNotFound } from './decide-trial-request';
+import { trialRequestNotApproved, trialRequestNotFound } from './errors';
 
 async function approvedCompany(db: Db, requestId: string): Promise<string> {
   const r = await findTrialRequest(db, requestId);
   if (!r) throw trialRequestNotFound(requestId);
-  if (!r.companyId) throw new DomainError('conflict', 'trial_request_not_approved', `Trial request '${requestId}' has no company`);
+  if (!r.companyId) throw trialRequestNotApproved(requestId, 'has no company');
   return r.companyId;
 }
 

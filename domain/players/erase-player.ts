@@ -11,7 +11,7 @@ import { anonymisePlayer, lockLivePlayer } from '../../db/repositories/players';
 import { anonymiseAuditActors } from '../../db/repositories/ticket-audit';
 import { detachPlayerTickets } from '../../db/repositories/tickets';
 import { eraseEnvelopeData } from '../../db/repositories/webhook-deliveries';
-import { DomainError } from '../errors';
+import { playerNotFound } from './errors';
 import { ERASED_EVENT_DATA, ERASED_PREFIX } from './rules';
 
 /**
@@ -33,7 +33,7 @@ export async function erasePlayer(db: Db, id: string): Promise<void> {
   const token = `${ERASED_PREFIX}${randomBytes(16).toString('hex')}`;
   await db.transaction(async (m) => {
     const player = await lockLivePlayer(m, id);
-    if (!player) throw new DomainError('not_found', 'player_not_found', `No player '${id}' in this workspace`);
+    if (!player) throw playerNotFound(id);
     await anonymisePlayer(m, id, token);
     const ticketIds = await detachPlayerTickets(m, id, token);
     if (ticketIds.length) {

@@ -5,7 +5,7 @@ import type { Db, Executor } from '../../db/db';
 import { recordEvent } from '../../db/repositories/events';
 import { upsertPlayerRow, type PlayerRow, type UpsertPlayerInput } from '../../db/repositories/players';
 import { newId } from '../../lib/ids';
-import { DomainError } from '../errors';
+import { playerErased } from './errors';
 import { playerEventData } from './events';
 
 export async function upsertPlayer(
@@ -16,7 +16,7 @@ export async function upsertPlayer(
     const result = await upsertPlayerRow(m, { ...input, id: newId('kpl') });
     // Unreachable while the `erased_` prefix is reserved; kept as a clear answer
     // instead of silently reviving an erased row.
-    if (!result) throw new DomainError('conflict', 'player_erased', `Player '${input.playerId}' was erased`);
+    if (!result) throw playerErased(input.playerId);
     if (result.created) await recordPlayerCreated(m, result.row);
     return result;
   });

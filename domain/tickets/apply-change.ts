@@ -3,7 +3,7 @@ import { recordEvent, type EventType } from '../../db/repositories/events';
 import { insertMessage } from '../../db/repositories/messages';
 import { appendAudit } from '../../db/repositories/ticket-audit';
 import { deleteTicket, findTicket, listMessages, lockTicketVersion, updateTicketColumns } from '../../db/repositories/tickets';
-import { DomainError } from '../errors';
+import { ticketNotFound, versionConflict } from './errors';
 import { ticketEventData } from './events';
 import { PRIORITY_RANK, statusAfterAssign, statusAfterMessage } from './rules';
 import type { AppliedChange, ApplyChangeRequest, LifecycleChange, MessageRecord, TicketFacts, TicketRecord } from './types';
@@ -26,11 +26,11 @@ export async function applyTicketChange(db: Db, req: ApplyChangeRequest): Promis
     const version = await lockTicketVersion(c, req.ticketId);
     if (version === null) {
       if (req.change.kind === 'delete') return null;
-      throw new DomainError('not_found', 'ticket_not_found', `Ticket ${req.ticketId} does not exist`);
+      throw ticketNotFound(req.ticketId);
     }
     if (version >= req.version) return { version, facts: ticketFacts((await findTicket(c, req.ticketId))!) };
     if (version !== req.version - 1) {
-      throw new DomainError('conflict', 'version_conflict', `Ticket ${req.ticketId} is at step ${version}, expected ${req.version - 1}`);
+      throw versionConflict(req.ticketId, version, req.version - 1);
     }
 
     const before = (await findTicket(c, req.ticketId))!;

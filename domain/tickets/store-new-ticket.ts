@@ -6,7 +6,7 @@ import { touchPlayerForTicket } from '../../db/repositories/players';
 import { findTicket, insertTicketRow } from '../../db/repositories/tickets';
 import { MONTHLY_TICKET_QUOTA, usageMonth } from './quota.rules';
 import type { WorkspaceSettings } from '../workspaces/settings.rules';
-import { DomainError } from '../errors';
+import { ticketPlayerNotFound, ticketQuotaExceeded } from './errors';
 import { ticketEventData } from './events';
 import { PRIORITY_RANK } from './rules';
 import type { CreateTicketInput } from './types';
@@ -30,7 +30,7 @@ export async function storeNewTicket(executor: Executor, input: CreateTicketInpu
   // player, and holds off an erasure until this ticket is stored (and anonymised with
   // the rest). Two creates for the same player queue here instead of deadlocking.
   if (!(await touchPlayerForTicket(executor, input.playerRef, input.createdAt))) {
-    throw new DomainError('not_found', 'player_not_found', `Player ${input.playerRef} does not exist`);
+    throw ticketPlayerNotFound(input.playerRef);
   }
   await insertTicketRow(executor, {
     id: input.ticketId,
@@ -61,7 +61,7 @@ export async function storeNewTicket(executor: Executor, input: CreateTicketInpu
   const plan = await organizationPlan(executor, input.organizationId);
   const limit = plan ? MONTHLY_TICKET_QUOTA[plan] : Infinity;
   if (!(await countTicketWithinQuota(executor, input.organizationId, usageMonth(input.createdAt), Number.isFinite(limit) ? limit : null))) {
-    throw new DomainError('quota_exceeded', 'ticket_quota_exceeded', `Monthly ticket quota of ${limit} reached`, { limit });
+    throw ticketQuotaExceeded(limit);
   }
   // small: the result goes into the workflow history (the API reads the row)
   return { version: 1, settings };

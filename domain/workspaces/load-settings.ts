@@ -1,11 +1,11 @@
 import type { Executor } from '../../db/db';
 import { findWorkspaceSettings } from '../../db/repositories/workspaces';
 import { resolveSettings, type WorkspaceSettings } from './settings.rules';
-import { DomainError } from '../errors';
+import { workspaceNotFound } from './errors';
 
 /** The workspace's settings with the defaults filled in (its timers start from them). */
 export async function loadWorkspaceSettings(executor: Executor, workspaceId: string): Promise<WorkspaceSettings> {
   const stored = await findWorkspaceSettings(executor, workspaceId);
-  if (!stored) throw new DomainError('not_found', 'workspace_not_found', `Workspace ${workspaceId} does not exist`);
+  if (!stored) throw workspaceNotFound(workspaceId);
   return resolveSettings(stored);
 }
