@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Executor } from '../db';
 import { segmentDeviceQuery } from './push-segment-sql';
 import type { SegmentFilter } from '../../domain/push/segment-filter.rules';
-import type { CampaignRecord, CampaignStatus } from '../../domain/push/campaign.rules';
+import type { CampaignRecord, CampaignStatus } from '../../domain/push/types';
 import { COUNTS, toCounts, type Counts } from './push-analytics';
 
 const COLUMNS = `id, app_id AS "appId", name, title, body, image_url AS "imageUrl", deep_link AS "deepLink",

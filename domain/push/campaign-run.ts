@@ -10,9 +10,8 @@ import {
   transitionCampaign,
 } from '../../db/repositories/push-campaigns';
 import { audienceFilter } from './campaign';
-import { isFinished, type BeginResult, type FinishResult } from './campaign.rules';
-
-export type { BeginResult, FinishResult };
+import { isFinished } from './campaign.rules';
+import type { BeginResult, FinishResult } from './types';
 
 /**
  * Sending starts: the audience snapshot (the segment evaluated now) as the campaign's

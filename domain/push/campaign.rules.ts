@@ -3,12 +3,7 @@
 // A Draft is changed by the API alone (no workflow yet); from Queued or Scheduled on, the
 // campaign's workflow is its writer, so a change goes to it.
 import { campaignFinished, campaignNotDraft, scheduledAtNotInFuture, scheduledAtTooFar } from './errors';
-
-export const CAMPAIGN_STATUSES = ['Draft', 'Queued', 'Scheduled', 'Sending', 'Completed', 'Cancelled', 'Failed'] as const;
-export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
-
-export const CAMPAIGN_TARGETS = ['Segment', 'All'] as const;
-export type CampaignTarget = (typeof CAMPAIGN_TARGETS)[number];
+import type { CampaignStatus } from './types';
 
 /** The states nothing leaves. */
 export const FINISHED_STATUSES: readonly CampaignStatus[] = ['Completed', 'Cancelled', 'Failed'];
@@ -16,28 +11,6 @@ export const isFinished = (s: CampaignStatus): boolean => FINISHED_STATUSES.incl
 
 /** The states in which a campaign's workflow may run (or wait in the outbox to start). */
 export const LIVE_STATUSES: readonly CampaignStatus[] = ['Queued', 'Scheduled', 'Sending'];
-
-export interface CampaignRecord {
-  id: string;
-  appId: string;
-  name: string;
-  title: string;
-  body: string;
-  imageUrl: string | null;
-  deepLink: string | null;
-  customData: Record<string, unknown>;
-  targetType: CampaignTarget;
-  segmentId: string | null;
-  status: CampaignStatus;
-  scheduledAt: Date | null;
-  sendId: string | null;
-  recipients: number | null;
-  failureReason: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-  startedAt: Date | null;
-  finishedAt: Date | null;
-}
 
 export type CampaignCommand = 'send' | 'schedule' | 'cancel';
 
@@ -75,18 +48,3 @@ export function checkScheduledAt(scheduledAt: Date, now: Date): void {
     throw scheduledAtTooFar();
   }
 }
-
-export type BeginResult =
-  | { kind: 'sending'; sendId: string; total: number }
-  /** the campaign is gone (its app was deleted): nothing to send */
-  | { kind: 'gone' }
-  /** finished before sending (cancelled meanwhile, or failed: its segment is gone) */
-  | { kind: 'finished'; status: CampaignStatus };
-
-export interface FinishResult {
-  /** the campaign's status now (null: the campaign is gone) */
-  status: CampaignStatus | null;
-  /** its devices pushed */
-  sent: number;
-}
-

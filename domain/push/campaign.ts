@@ -9,7 +9,8 @@ import { findSegment } from '../../db/repositories/push-segments';
 import { bindIdempotencyResource } from '../../db/repositories/idempotency-keys';
 import { enqueueWorkflowStart, type OutboxStart } from '../../db/repositories/workflow-starts';
 import type { SegmentFilter } from './segment-filter.rules';
-import { checkScheduledAt, routeOf, type CampaignRecord, type CampaignStatus } from './campaign.rules';
+import { checkScheduledAt, routeOf } from './campaign.rules';
+import type { CampaignRecord, CampaignStatus } from './types';
 import { appNotFound, campaignNotDraft, campaignNotFound, idempotencyRequestInProgress, segmentNotFound } from './errors';
 import type { SendIdempotency } from './send';
 

@@ -54,3 +54,47 @@ export type FiringOutcome = Exclude<FiringStatus, 'pending'>;
 
 /** A trigger batch's firings counted by outcome (firings gone with their app are not counted). */
 export type TriggerBatchCounts = Record<FiringOutcome, number>;
+
+/** A campaign's states (campaign.rules.ts decides which command each admits). */
+export const CAMPAIGN_STATUSES = ['Draft', 'Queued', 'Scheduled', 'Sending', 'Completed', 'Cancelled', 'Failed'] as const;
+export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+
+export const CAMPAIGN_TARGETS = ['Segment', 'All'] as const;
+export type CampaignTarget = (typeof CAMPAIGN_TARGETS)[number];
+
+export interface CampaignRecord {
+  id: string;
+  appId: string;
+  name: string;
+  title: string;
+  body: string;
+  imageUrl: string | null;
+  deepLink: string | null;
+  customData: Record<string, unknown>;
+  targetType: CampaignTarget;
+  segmentId: string | null;
+  status: CampaignStatus;
+  scheduledAt: Date | null;
+  sendId: string | null;
+  recipients: number | null;
+  failureReason: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+}
+
+/** What beginning a campaign's send found (domain/push/campaign-run.ts). */
+export type BeginResult =
+  | { kind: 'sending'; sendId: string; total: number }
+  /** the campaign is gone (its app was deleted): nothing to send */
+  | { kind: 'gone' }
+  /** finished before sending (cancelled meanwhile, or failed: its segment is gone) */
+  | { kind: 'finished'; status: CampaignStatus };
+
+export interface FinishResult {
+  /** the campaign's status now (null: the campaign is gone) */
+  status: CampaignStatus | null;
+  /** its devices pushed */
+  sent: number;
+}

@@ -3,7 +3,7 @@
 // and replies carry ids, times and counts only: the audience and its tokens stay in
 // Postgres, read by the activities.
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
-import type { BeginResult, CampaignStatus, FinishResult } from '../../domain/push/campaign.rules';
+import type { BeginResult, CampaignStatus, FinishResult } from '../../domain/push/types';
 import type { PushSendActivities, PushSendTotals } from '../push-send/contract';
 
 export type { CampaignStatus, BeginResult, FinishResult, PushSendTotals };

@@ -10,7 +10,8 @@ import { findCampaign } from '../../../db/repositories/push-campaigns';
 import type { OutboxStart } from '../../../db/repositories/workflow-starts';
 import { cancelDraft, scheduleDraft, sendCampaign } from '../../../domain/push/campaign';
 import { campaignNotFound } from '../../../domain/push/errors';
-import { isFinished, routeOf, type CampaignRecord } from '../../../domain/push/campaign.rules';
+import { isFinished, routeOf } from '../../../domain/push/campaign.rules';
+import type { CampaignRecord } from '../../../domain/push/types';
 import { DomainError } from '../../../domain/errors';
 import {
   CAMPAIGN_WORKFLOW_TYPE,

@@ -1,6 +1,6 @@
 import type { Counts } from '../../../db/repositories/push-analytics';
 import { rateOf } from '../../../domain/push/analytics.rules';
-import type { CampaignRecord } from '../../../domain/push/campaign.rules';
+import type { CampaignRecord } from '../../../domain/push/types';
 import type { CampaignAnalyticsResponse, CampaignResponse } from './schema';
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());

@@ -5,7 +5,7 @@ import { z } from '../../zod';
 import { json, jsonBody } from '../../kit/openapi';
 import { PageQuery, PageSchema } from '../../kit/pagination';
 import { uuidField as uuid, uuidParam } from '../../kit/uuid';
-import { CAMPAIGN_STATUSES, CAMPAIGN_TARGETS } from '../../../domain/push/campaign.rules';
+import { CAMPAIGN_STATUSES, CAMPAIGN_TARGETS } from '../../../domain/push/types';
 import { CustomData, MAX_PAYLOAD_BYTES } from '../notifications/schema';
 import { errorResponses, registry, USER_OR_API_KEY } from '../openapi';
 
