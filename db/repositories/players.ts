@@ -1,25 +1,12 @@
-// Player profiles (Document 1, Player). The reads that serve the Player object (with its
+// Player profiles (docs/players.md; the record: domain/players/types.ts). The reads that serve the Player object (with its
 // ticketCount) and the race-safe upsert are SQL through the query API; every query here is
 // served by an index of the Initial migration (players PK, UNIQUE (workspace_id,
 // player_id), tickets_player). Erased rows stay (tickets reference them by id until
 // anonymised) but every read here skips them, so an erased profile reads as absent.
 import { IsNull } from 'typeorm';
 import { Player, Ticket } from '../entities';
+import type { PlayerRow } from '../../domain/players/types';
 import { managerOf, sql, type Executor, type SqlExecutor } from '../db';
-
-export interface PlayerRow {
-  id: string;
-  workspace_id: string;
-  player_id: string;
-  display_name: string | null;
-  email: string | null;
-  metadata: Record<string, string>;
-  first_seen_at: Date;
-  last_seen_at: Date;
-  erased_at: Date | null;
-  /** tickets across all statuses; filled by the reads that serve the Player object */
-  ticket_count?: number;
-}
 
 export type TicketStatusFilter = 'open' | 'in_progress' | 'resolved' | 'closed' | 'all';
 

@@ -1,4 +1,4 @@
-import type { PlayerRow } from '../../db/repositories/players';
+import type { PlayerRow } from './types';
 
 const iso = (d: Date) => d.toISOString();
 

@@ -3,9 +3,10 @@
 // and a created player is never missing its event.
 import type { Db, Executor } from '../../db/db';
 import { recordEvent } from '../../db/repositories/events';
-import { upsertPlayerRow, type PlayerRow, type UpsertPlayerInput } from '../../db/repositories/players';
+import { upsertPlayerRow, type UpsertPlayerInput } from '../../db/repositories/players';
 import { newId } from '../../lib/ids';
 import { playerErased } from './errors';
+import type { PlayerRow } from './types';
 import { playerEventData } from './events';
 
 export async function upsertPlayer(

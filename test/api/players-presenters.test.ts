@@ -1,6 +1,6 @@
 // Pure: the presenters the tickets resource reuses, and the upsert body schema.
 import assert from 'node:assert/strict';
-import type { PlayerRow } from '../../db/repositories/players';
+import type { PlayerRow } from '../../domain/players/types';
 import { presentPlayer, presentPlayerExpansion } from '../../api/ticketing/players/presenters';
 import { UpsertPlayerBody } from '../../api/ticketing/players/schema';
 

@@ -1,4 +1,5 @@
-import type { PlayerRow, PlayerTicketRow } from '../../../db/repositories/players';
+import type { PlayerTicketRow } from '../../../db/repositories/players';
+import type { PlayerRow } from '../../../domain/players/types';
 import { playerEventData } from '../../../domain/players/events';
 import type { PlayerExpansion, PlayerResponse, PlayerTicketItem } from './schema';
 
