@@ -1,5 +1,5 @@
 // GET /v1/tickets in SQL: the page and the count of one filtered, sorted list.
-import type { Priority } from '../../domain/workspaces/settings.rules';
+import type { Priority } from '../../domain/workspaces/types';
 import type { TicketStatus } from '../../domain/tickets/types';
 import { sql, type Executor, type SqlExecutor } from '../db';
 import { TICKET_COLUMNS } from './tickets';

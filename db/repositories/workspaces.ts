@@ -1,4 +1,4 @@
-// workspaces: where tickets and players live; their settings (domain/workspaces/settings.rules.ts)
+// workspaces: where tickets and players live; their settings (domain/workspaces/types.ts, defaults in settings.rules.ts)
 // are read fresh wherever they are used.
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Workspace } from '../entities';

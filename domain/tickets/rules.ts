@@ -1,6 +1,6 @@
 // Pure rules of a ticket's lifecycle, imported by the workflow, the domain commands and
 // the API (and unit-tested without a server). No I/O, no clocks: times come in as numbers.
-import type { Priority, SlaTarget } from '../workspaces/settings.rules';
+import type { Priority, SlaTarget } from '../workspaces/types';
 import type { TicketStatus } from './types';
 
 export const STATUSES: TicketStatus[] = ['open', 'in_progress', 'resolved', 'closed'];

@@ -5,7 +5,7 @@ import { countTicketWithinQuota } from '../../db/repositories/ticket-usage';
 import { touchPlayerForTicket } from '../../db/repositories/players';
 import { findTicket, insertTicketRow } from '../../db/repositories/tickets';
 import { MONTHLY_TICKET_QUOTA, usageMonth } from './quota.rules';
-import type { WorkspaceSettings } from '../workspaces/settings.rules';
+import type { WorkspaceSettings } from '../workspaces/types';
 import { ticketPlayerNotFound, ticketQuotaExceeded } from './errors';
 import { ticketEventData } from './events';
 import { PRIORITY_RANK } from './rules';

@@ -1,7 +1,7 @@
 // The ticket's record types: what is stored, what a create carries and the changes a
 // ticket takes. Shared by the domain commands, the repositories, the ticket workflow
 // (through its contract) and the API. Types only.
-import type { Priority } from '../workspaces/settings.rules';
+import type { Priority } from '../workspaces/types';
 
 export type TicketStatus = 'open' | 'in_progress' | 'resolved' | 'closed';
 

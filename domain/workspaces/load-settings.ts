@@ -1,6 +1,7 @@
 import type { Executor } from '../../db/db';
 import { findWorkspaceSettings } from '../../db/repositories/workspaces';
-import { resolveSettings, type WorkspaceSettings } from './settings.rules';
+import { resolveSettings } from './settings.rules';
+import type { WorkspaceSettings } from './types';
 import { workspaceNotFound } from './errors';
 
 /** The workspace's settings with the defaults filled in (its timers start from them). */

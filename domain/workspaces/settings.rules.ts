@@ -1,20 +1,7 @@
-// Per-workspace ticketing settings: pure, shared by the API (validation, defaults) and
-// the ticket workflow (timers). Stored as jsonb on workspaces.settings.
-export type Priority = 'low' | 'medium' | 'high' | 'urgent';
-export const PRIORITIES: Priority[] = ['low', 'medium', 'high', 'urgent'];
-
-export interface SlaTarget {
-  /** minutes from creation to the first agent reply */
-  firstResponseMinutes: number;
-  /** minutes from creation to resolution */
-  resolutionMinutes: number;
-}
-
-export interface WorkspaceSettings {
-  /** a resolved ticket with no player reply closes after this many hours (spec default 72) */
-  autoCloseHours: number;
-  sla: Record<Priority, SlaTarget>;
-}
+// Per-workspace ticketing settings' defaults and how stored overrides resolve over them:
+// pure, shared by the API and the ticket command that starts a ticket's timers. The
+// records are in ./types.ts; stored as jsonb on workspaces.settings.
+import { PRIORITIES, type WorkspaceSettings } from './types';
 
 export const DEFAULT_SETTINGS: WorkspaceSettings = {
   autoCloseHours: 72,

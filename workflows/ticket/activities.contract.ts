@@ -1,6 +1,6 @@
 // Types of the ticket activities, shared by the workflow (types only) and the
 // activity implementation in activities/tickets.
-import type { WorkspaceSettings } from '../../domain/workspaces/settings.rules';
+import type { WorkspaceSettings } from '../../domain/workspaces/types';
 import type { AppliedChange, ApplyChangeRequest, CreateTicketInput } from '../../domain/tickets/types';
 
 export type { AppliedChange, ApplyChangeRequest, LifecycleChange } from '../../domain/tickets/types';

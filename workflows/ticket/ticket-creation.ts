@@ -1,7 +1,7 @@
 // The first part of a ticket workflow's life: from the start input to a stored, triaged
 // ticket whose timers can run.
 import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition } from '@temporalio/workflow';
-import type { WorkspaceSettings } from '../../domain/workspaces/settings.rules';
+import type { WorkspaceSettings } from '../../domain/workspaces/types';
 import { creation, side, storage, triage, type TicketRun } from './ticket-run';
 
 /**

@@ -1,5 +1,6 @@
 import { isJsonObject } from '../../../lib/merge-patch';
-import { resolveSettings, type WorkspaceSettings } from '../../../domain/workspaces/settings.rules';
+import { resolveSettings } from '../../../domain/workspaces/settings.rules';
+import type { WorkspaceSettings } from '../../../domain/workspaces/types';
 
 /** The stored overrides over the defaults: the WorkspaceSettings object of the API. */
 export function presentSettings(workspaceId: string, stored: unknown): WorkspaceSettings & { workspaceId: string } {

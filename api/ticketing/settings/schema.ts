@@ -1,7 +1,7 @@
 // Per-workspace ticketing settings (auto-close threshold, SLA targets). Document 1 says
 // the 72 h auto-close is "configurable per workspace" without an endpoint; this is ours.
 import { z } from '../../zod';
-import { PRIORITIES, type Priority } from '../../../domain/workspaces/settings.rules';
+import { PRIORITIES, type Priority } from '../../../domain/workspaces/types';
 import { errorResponses, registry, security, json } from '../openapi-registry';
 
 export const MAX_AUTO_CLOSE_HOURS = 8760; // one year
