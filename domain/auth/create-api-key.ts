@@ -1,4 +1,5 @@
-import type { ApiKeysRepository, KeyRow } from '../../db/repositories/api-keys';
+import type { Executor } from '../../db/db';
+import { apiKeysRepository, type KeyRow } from '../../db/repositories/api-keys';
 import { generateApiKey } from '../../lib/api-keys';
 import { newId } from '../../lib/ids';
 import { forbidden, keyEnvironmentMismatch } from './errors';
@@ -11,7 +12,8 @@ import type { KeyCreator, NewApiKey } from './types';
  * test key makes test keys only, and a key's environment matches its workspace's
  * (sandbox: test). Refuses with forbidden or validation_error (invalid).
  */
-export async function createApiKey(repo: ApiKeysRepository, creator: KeyCreator, body: NewApiKey): Promise<{ row: KeyRow; key: string }> {
+export async function createApiKey(executor: Executor, creator: KeyCreator, body: NewApiKey): Promise<{ row: KeyRow; key: string }> {
+  const repo = apiKeysRepository(executor);
   const workspaceId = body.workspaceId ?? creator.workspaceId;
   if (creator.workspaceId && workspaceId !== creator.workspaceId) {
     throw forbidden('A workspace-bound key can only create keys for its own workspace');

@@ -1,4 +1,5 @@
-import type { ApiKeysRepository, KeyReach, KeyRow } from '../../db/repositories/api-keys';
+import type { Executor } from '../../db/db';
+import { apiKeysRepository, type KeyReach, type KeyRow } from '../../db/repositories/api-keys';
 import { apiKeyNotFound } from './errors';
 
 /**
@@ -6,7 +7,8 @@ import { apiKeyNotFound } from './errors';
  * time); api_key_not_found for a key outside it. Dropping the key from the processes'
  * caches is the caller's (its credential cache).
  */
-export async function revokeApiKey(repo: ApiKeysRepository, reach: KeyReach, keyId: string, revokedBy: string): Promise<KeyRow> {
+export async function revokeApiKey(executor: Executor, reach: KeyReach, keyId: string, revokedBy: string): Promise<KeyRow> {
+  const repo = apiKeysRepository(executor);
   const row = await repo.findInReach(reach, keyId);
   if (!row) throw apiKeyNotFound(keyId);
   await repo.revoke(row.id, revokedBy);

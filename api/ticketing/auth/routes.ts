@@ -88,7 +88,7 @@ function keyReach(ctx: Context): { caller: AuthContext; reach: KeyReach } {
 }
 
 async function createKey(deps: AppDeps, services: AuthServices, caller: AuthContext, body: CreateApiKeyBody) {
-  const { row, key } = await createApiKey(services.repo, caller, body);
+  const { row, key } = await createApiKey(deps.db, caller, body);
   deps.logger.info({ keyId: row.id, organizationId: row.organizationId, createdBy: caller.keyId }, 'API key created');
   return { ...presentKey(row), key };
 }
@@ -125,7 +125,7 @@ export function apiKeysRouter(deps: AppDeps): Router {
     const { caller, reach } = keyReach(ctx);
     const { key_id } = parse(KeyParams, ctx.params);
     // api_key_not_found for a key outside the caller's reach
-    const row = await revokeApiKey(services.repo, reach, key_id, caller.keyId);
+    const row = await revokeApiKey(deps.db, reach, key_id, caller.keyId);
     try {
       await services.keys.markRevoked([row.id]);
     } catch {
