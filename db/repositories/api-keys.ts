@@ -2,25 +2,9 @@
 import { IsNull, type FindOptionsWhere } from 'typeorm';
 import { ApiKey } from '../entities';
 import type { Plan } from '../entities/organization.entity';
+import type { KeyRow } from '../../domain/auth/types';
 import { managerOf, sql, type Executor } from '../db';
 import { findWorkspaceAccess } from './workspaces';
-
-/** One api_keys row with its organization's plan (the rate limit needs it on every request). */
-export interface KeyRow {
-  id: string;
-  organizationId: string;
-  workspaceId: string | null;
-  name: string;
-  type: 'server' | 'sdk';
-  environment: 'live' | 'test';
-  prefix: string;
-  scopes: string[];
-  playerId: string | null;
-  createdAt: Date;
-  lastUsedAt: Date | null;
-  revokedAt: Date | null;
-  plan: Plan;
-}
 
 /** Which keys a caller may see and manage: its organization, narrowed for test and workspace-bound keys. */
 export interface KeyReach {

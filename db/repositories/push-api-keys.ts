@@ -1,17 +1,9 @@
 // push_api_keys: an app's API keys (`Authorization: ApiKey …`), stored as SHA-256 of the
 // whole key; revoked keys keep their row (revoked_at) and stop authenticating at once.
 import { PushApiKey } from '../entities';
+import type { PushApiKeyRow } from '../../domain/push/types';
 import { managerOf, sql, type Executor } from '../db';
 import { TRIAL_EXPIRED_SQL } from './push-users';
-
-export interface PushApiKeyRow {
-  id: string;
-  appId: string;
-  name: string;
-  prefix: string;
-  createdAt: Date;
-  lastUsedAt: Date | null;
-}
 
 /** What authentication needs from a key: its app, that app's company, and whether its trial ran out. */
 export interface PushKeyPrincipalRow {

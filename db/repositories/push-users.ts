@@ -1,19 +1,8 @@
 // push_users, push_companies, push_memberships: push accounts and the company each
 // belongs to (contracts.md, "Ownership"). Emails are stored lower-cased.
 import { PushCompany, PushMembership, PushUser } from '../entities';
+import type { PushUserRow } from '../../domain/auth/types';
 import { managerOf, sql, type Executor } from '../db';
-
-/** A user with the company it acts for (its first membership: a company of one today). */
-export interface PushUserRow {
-  id: string;
-  email: string;
-  name: string;
-  /** null: an approved trial owner who has not set a password yet */
-  passwordHash: string | null;
-  isSuperAdmin: boolean;
-  createdAt: Date;
-  companyId: string | null;
-}
 
 const USER_COLUMNS = `u.id, u.email, u.name, u.password_hash AS "passwordHash", u.is_super_admin AS "isSuperAdmin",
   u.created_at AS "createdAt",

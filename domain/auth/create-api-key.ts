@@ -1,9 +1,9 @@
 import type { Executor } from '../../db/db';
-import { apiKeysRepository, type KeyRow } from '../../db/repositories/api-keys';
+import { apiKeysRepository } from '../../db/repositories/api-keys';
 import { generateApiKey } from '../../lib/api-keys';
 import { newId } from '../../lib/ids';
 import { forbidden, keyEnvironmentMismatch } from './errors';
-import type { KeyCreator, NewApiKey } from './types';
+import type { KeyCreator, KeyRow, NewApiKey } from './types';
 
 /**
  * A new ticketing API key, made by another key of the organization: its row and the key

@@ -1,6 +1,7 @@
 import type { Executor } from '../../db/db';
-import { apiKeysRepository, type KeyReach, type KeyRow } from '../../db/repositories/api-keys';
+import { apiKeysRepository, type KeyReach } from '../../db/repositories/api-keys';
 import { apiKeyNotFound } from './errors';
+import type { KeyRow } from './types';
 
 /**
  * Revokes a ticketing API key within the caller's reach (revoking again keeps the first

@@ -1,6 +1,35 @@
-// Record types of the credential commands (domain/auth/): the key that asks for a new
-// ticketing API key, and a push account's session as the commands leave it.
-import type { PushUserRow } from '../../db/repositories/push-users';
+// Record types of the credential commands (domain/auth/): a ticketing API key and the key
+// that asks for a new one, a push user and its session as the commands leave it.
+import type { Plan } from '../../db/entities/organization.entity';
+
+/** One api_keys row with its organization's plan (the rate limit needs it on every request). */
+export interface KeyRow {
+  id: string;
+  organizationId: string;
+  workspaceId: string | null;
+  name: string;
+  type: 'server' | 'sdk';
+  environment: 'live' | 'test';
+  prefix: string;
+  scopes: string[];
+  playerId: string | null;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+  plan: Plan;
+}
+
+/** A user with the company it acts for (its first membership: a company of one today). */
+export interface PushUserRow {
+  id: string;
+  email: string;
+  name: string;
+  /** null: an approved trial owner who has not set a password yet */
+  passwordHash: string | null;
+  isSuperAdmin: boolean;
+  createdAt: Date;
+  companyId: string | null;
+}
 
 /** The API key that creates another: its organization, workspace binding and environment. */
 export interface KeyCreator {

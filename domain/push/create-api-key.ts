@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Executor } from '../../db/db';
-import { insertPushApiKey, type PushApiKeyRow } from '../../db/repositories/push-api-keys';
+import { insertPushApiKey } from '../../db/repositories/push-api-keys';
+import type { PushApiKeyRow } from './types';
 import { generatePushApiKey } from '../../lib/push/api-keys';
 
 /** A new key of the app: its row, and the key itself (shown once, only its hash is stored). */

@@ -98,3 +98,13 @@ export interface FinishResult {
   /** its devices pushed */
   sent: number;
 }
+
+/** An app API key as the API shows it (never its hash). */
+export interface PushApiKeyRow {
+  id: string;
+  appId: string;
+  name: string;
+  prefix: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+}

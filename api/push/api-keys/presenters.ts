@@ -1,4 +1,4 @@
-import type { PushApiKeyRow } from '../../../db/repositories/push-api-keys';
+import type { PushApiKeyRow } from '../../../domain/push/types';
 
 export function presentApiKey(k: PushApiKeyRow) {
   return {

@@ -3,7 +3,7 @@
 import type { AppDeps } from '../../deps';
 import { errors } from '../../kit/errors';
 import { appSigningKeys } from '../../kit/auth/signing-keys';
-import type { PushUserRow } from '../../../db/repositories/push-users';
+import type { PushUserRow } from '../../../domain/auth/types';
 import type { PushSession } from '../../../domain/auth/types';
 import { issueAccessToken } from './tokens';
 

@@ -1,5 +1,5 @@
 import type { z } from '../../zod';
-import type { KeyRow } from '../../../db/repositories/api-keys';
+import type { KeyRow } from '../../../domain/auth/types';
 import type { ApiKeyMetadata } from './schema';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
