@@ -6,11 +6,8 @@ import { PushDevice } from '../entities';
 import { managerOf, sql, type Executor } from '../db';
 import { segmentDeviceQuery } from './push-segment-sql';
 import type { SegmentFilter } from '../../domain/push/segment-filter.rules';
+import type { DeviceRow } from '../../domain/push/types';
 
-export type DeviceRow = Pick<
-  PushDevice,
-  'id' | 'appId' | 'deviceToken' | 'platform' | 'userId' | 'deviceMetadata' | 'isActive' | 'lastSeenAt' | 'createdAt' | 'updatedAt'
->;
 
 export interface RegisterDevice {
   /** used only when the device is new */

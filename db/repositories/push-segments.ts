@@ -3,10 +3,8 @@
 import { PushSegment } from '../entities';
 import { managerOf, type Executor } from '../db';
 import type { SegmentFilter } from '../../domain/push/segment-filter.rules';
+import type { SegmentRow } from '../../domain/push/types';
 
-export type SegmentRow = Pick<PushSegment, 'id' | 'appId' | 'name' | 'description' | 'createdAt' | 'updatedAt'> & {
-  filter: SegmentFilter;
-};
 
 export interface NewSegment {
   id: string;

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Executor } from '../../db/db';
 import { isForeignKeyViolation } from '../../db/pg-errors';
-import { insertSegment, type SegmentRow } from '../../db/repositories/push-segments';
+import { insertSegment } from '../../db/repositories/push-segments';
+import type { SegmentRow } from './types';
 import type { SegmentFilter } from './segment-filter.rules';
 import { appNotFound } from './errors';
 

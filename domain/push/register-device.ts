@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Executor } from '../../db/db';
 import { isForeignKeyViolation } from '../../db/pg-errors';
-import { registerDevice as upsertDevice, type DeviceRow } from '../../db/repositories/push-devices';
+import { registerDevice as upsertDevice } from '../../db/repositories/push-devices';
+import type { DeviceRow } from './types';
 import { appNotFound } from './errors';
 import type { Platform } from './types';
 

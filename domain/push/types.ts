@@ -1,5 +1,6 @@
 // Record types the push code shares: the routes, the commands and the repositories.
 import type { Platform } from '../../lib/push/platform';
+import type { SegmentFilter } from './segment-filter.rules';
 
 export type { Platform };
 
@@ -107,4 +108,29 @@ export interface PushApiKeyRow {
   prefix: string;
   createdAt: Date;
   lastUsedAt: Date | null;
+}
+
+/** A registered device (push_devices). */
+export interface DeviceRow {
+  id: string;
+  appId: string;
+  deviceToken: string;
+  platform: Platform;
+  userId: string | null;
+  deviceMetadata: Record<string, unknown>;
+  isActive: boolean;
+  lastSeenAt: Date;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** A named device filter of an app (push_segments); the filter in its checked, normal form. */
+export interface SegmentRow {
+  id: string;
+  appId: string;
+  name: string;
+  description: string | null;
+  filter: SegmentFilter;
+  createdAt: Date;
+  updatedAt: Date;
 }

@@ -1,5 +1,6 @@
 import type { Executor } from '../../db/db';
-import { updateDevice as updateDeviceRow, type DeviceChanges, type DeviceRow } from '../../db/repositories/push-devices';
+import { updateDevice as updateDeviceRow, type DeviceChanges } from '../../db/repositories/push-devices';
+import type { DeviceRow } from './types';
 import { deviceNotFound } from './errors';
 
 /** Changes a device's userId / deviceMetadata; device_not_found when it is gone. */

@@ -1,4 +1,4 @@
-import type { DeviceRow } from '../../../db/repositories/push-devices';
+import type { DeviceRow } from '../../../domain/push/types';
 import type { DeviceResponse } from './schema';
 
 /** The Device object of Document 3. */

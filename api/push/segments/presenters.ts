@@ -1,4 +1,4 @@
-import type { SegmentRow } from '../../../db/repositories/push-segments';
+import type { SegmentRow } from '../../../domain/push/types';
 import type { SegmentResponse } from './schema';
 
 /** The Segment object: the create request's fields, its id and timestamps. */
