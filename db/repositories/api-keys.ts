@@ -1,7 +1,6 @@
 // api_keys: hashed API keys, their reach and their audit facts (created_by, revoked_by).
 import { IsNull, type FindOptionsWhere } from 'typeorm';
 import { ApiKey } from '../entities';
-import type { Plan } from '../entities/organization.entity';
 import type { KeyRow } from '../../domain/auth/types';
 import { managerOf, sql, type Executor } from '../db';
 import { findWorkspaceAccess } from './workspaces';
