@@ -1,10 +1,8 @@
-// agents: the people tickets are assigned to. Document 1 only shows them expanded as
+// agents: the people tickets are assigned to. The ticketing API only shows them expanded as
 // `assignee`; this small resource exists so assignment has something to point at.
 import { Agent } from '../entities';
+import type { AgentRecord } from '../../domain/tickets/types';
 import { managerOf, sql, type Executor, type SqlExecutor } from '../db';
-
-/** The fields of an agent a response shows. */
-export type AgentRecord = Pick<Agent, 'id' | 'workspaceId' | 'name' | 'email' | 'avatarUrl' | 'createdAt'>;
 
 /**
  * The agent `agentId` inside `workspaceId`, or null (the assign route's 404

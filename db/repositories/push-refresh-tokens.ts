@@ -2,16 +2,8 @@
 // rotates (marks the row used, inserts the next of the family); a used token presented
 // again revokes the whole family.
 import { PushRefreshToken } from '../entities';
+import type { RefreshTokenRow } from '../../domain/auth/types';
 import { managerOf, sql, type Executor } from '../db';
-
-export interface RefreshTokenRow {
-  id: string;
-  userId: string;
-  familyId: string;
-  expiresAt: Date;
-  usedAt: Date | null;
-  revokedAt: Date | null;
-}
 
 export async function insertRefreshToken(
   executor: Executor,

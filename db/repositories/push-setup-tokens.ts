@@ -1,6 +1,7 @@
 // push_setup_tokens: the hashes of the links that let an approved owner set a password
 // (lib/setup-tokens.ts). A token is open while not used, voided (a newer one was made) or
 // expired (its 7-day timer, or its expires_at by the request's clock).
+import type { SetupTokenRow } from '../../domain/onboarding/types';
 import { sql, type Executor } from '../db';
 
 export interface NewSetupToken {
@@ -32,17 +33,6 @@ export async function insertSetupToken(ex: Executor, t: NewSetupToken): Promise<
     [t.userId, t.id],
   );
   return true;
-}
-
-export interface SetupTokenRow {
-  id: string;
-  trialRequestId: string;
-  userId: string;
-  expiresAt: Date;
-  open: boolean;
-  email: string;
-  fullName: string;
-  companyName: string;
 }
 
 /** The token with this hash, with whom it is for; `open` = not used, voided or marked expired. */

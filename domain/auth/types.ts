@@ -57,3 +57,13 @@ export interface PushSession {
   user: PushUserRow;
   refreshToken: string;
 }
+
+/** A push refresh token's row (never the token; only its hash is stored). */
+export interface RefreshTokenRow {
+  id: string;
+  userId: string;
+  familyId: string;
+  expiresAt: Date;
+  usedAt: Date | null;
+  revokedAt: Date | null;
+}

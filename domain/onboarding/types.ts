@@ -49,3 +49,15 @@ export interface SetupTokenInfo {
   expiresAt: Date | null;
   isValid: boolean;
 }
+
+/** A setup token with whom it is for; `open`: not used, voided or marked expired. */
+export interface SetupTokenRow {
+  id: string;
+  trialRequestId: string;
+  userId: string;
+  expiresAt: Date;
+  open: boolean;
+  email: string;
+  fullName: string;
+  companyName: string;
+}

@@ -161,3 +161,13 @@ export interface TriageResult {
 export interface Triager {
   triage(input: TriageInput): Promise<TriageResult>;
 }
+
+/** An agent (a person tickets are assigned to): the fields a response shows. */
+export interface AgentRecord {
+  id: string;
+  workspaceId: string;
+  name: string;
+  email: string | null;
+  avatarUrl: string | null;
+  createdAt: Date;
+}

@@ -1,4 +1,4 @@
-import type { AgentRecord } from '../../../db/repositories/agents';
+import type { AgentRecord } from '../../../domain/tickets/types';
 import type { AgentResponse, AssigneeResponse } from './schema';
 
 export function presentAgent(row: AgentRecord): AgentResponse {
