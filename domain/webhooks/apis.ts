@@ -5,7 +5,7 @@
 import type { Executor } from '../../db/db';
 import { agentEmails } from '../../db/repositories/agents';
 import type { SignatureScheme } from '../../lib/webhooks/signing';
-import { DEFAULT_WEBHOOK_API, isWebhookApiName, type WebhookApiName } from './api-names';
+import type { WebhookApiName } from './api-names';
 import { envelope as ticketingEnvelope, type Envelope } from './envelope';
 import { TICKETING_RETRY_SCHEDULE } from './retry-schedules';
 import type { RetrySchedule } from './types';
@@ -48,10 +48,12 @@ const TICKETING: WebhookApi & { name: 'ticketing' } = Object.freeze({
 export const WEBHOOK_APIS: WebhookApis = Object.freeze({ ticketing: TICKETING });
 
 /**
- * The row of the API an endpoint or event names. A name no row has is a programming
- * error (the column only holds names of WEBHOOK_API_NAMES), so it throws.
+ * The row of the API an endpoint or event names, from `apis` (the engine's callers take
+ * the table as a dependency, default WEBHOOK_APIS). A name no row has is a programming
+ * error (the columns only get names of WEBHOOK_API_NAMES), so it throws.
  */
 export function webhookApi(name: string, apis: WebhookApis = WEBHOOK_APIS): WebhookApi {
-  if (!isWebhookApiName(name)) throw new Error(`unknown webhook API '${name}'`);
-  return apis[name];
+  const api: WebhookApi | undefined = Object.prototype.hasOwnProperty.call(apis, name) ? (apis as Record<string, WebhookApi>)[name] : undefined;
+  if (!api) throw new Error(`unknown webhook API '${name}'`);
+  return api;
 }
