@@ -1,7 +1,8 @@
 // The outbox dispatcher: runs beside the `webhooks` worker and turns committed events into
 // webhook deliveries, one batch workflow per claim and webhook API (whatever committed
-// since the last one), on the schedule of that API (domain/webhooks/apis.ts). A NOTIFY from the events table (migration WebhookDispatch) wakes it the moment an
-// event commits; a slow poll covers a lost notification or connection.
+// since the last one), on the schedule of that API (domain/webhooks/apis.ts). A NOTIFY
+// from the events table (migration WebhookDispatch) wakes it the moment an event commits;
+// a slow poll covers a lost notification or connection.
 // Workflow starts are deduplicated by id (startOnce), so several dispatchers, a restart
 // between claim and start, or a reclaim never start a batch twice.
 import type { Client } from '@temporalio/client';
