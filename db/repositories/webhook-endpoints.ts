@@ -3,15 +3,18 @@
 import { In, IsNull } from 'typeorm';
 import { WebhookEndpoint } from '../entities';
 import { managerOf, type Db, type Executor } from '../db';
+import type { WebhookApiName } from '../../domain/webhooks/api-names';
 import { lockWorkspace } from './workspaces';
 
 /** An endpoint as the API shows it: everything but the secret. */
 export type EndpointRecord = Omit<WebhookEndpoint, 'secretBox' | 'deletedAt' | 'workspace' | 'pausedAt' | 'pausedReason'>;
 
-const SHOWN = { id: true, workspaceId: true, url: true, events: true, description: true, active: true, createdAt: true, updatedAt: true } as const;
+const SHOWN = { id: true, workspaceId: true, url: true, events: true, description: true, active: true, createdAt: true, updatedAt: true, api: true } as const;
 
 export interface NewEndpoint {
   id: string;
+  /** default the column's, 'ticketing' */
+  api?: WebhookApiName;
   workspaceId: string;
   url: string;
   events: string[];
@@ -55,7 +58,7 @@ export async function listEndpoints(executor: Executor, workspaceId: string): Pr
 /** The live endpoints of these workspaces, with what the fan-out needs to route events. */
 export async function liveEndpointsOf(executor: Executor, workspaceIds: string[]) {
   return managerOf(executor).find(WebhookEndpoint, {
-    select: { id: true, workspaceId: true, events: true, active: true },
+    select: { id: true, workspaceId: true, events: true, active: true, api: true },
     where: { workspaceId: In(workspaceIds), deletedAt: IsNull() },
   });
 }
@@ -93,12 +96,12 @@ export async function deleteEndpoint(executor: Executor, id: string): Promise<bo
 }
 
 /** An endpoint the pause step may pause, with what its email names. */
-export type PausableEndpoint = Pick<WebhookEndpoint, 'id' | 'workspaceId' | 'url' | 'description'>;
+export type PausableEndpoint = Pick<WebhookEndpoint, 'id' | 'workspaceId' | 'url' | 'description' | 'api'>;
 
 /** The endpoint, locked until the transaction ends, if it is active and not deleted. */
 export async function lockActiveEndpoint(executor: Executor, endpointId: string): Promise<PausableEndpoint | null> {
   return managerOf(executor).findOne(WebhookEndpoint, {
-    select: { id: true, workspaceId: true, url: true, description: true },
+    select: { id: true, workspaceId: true, url: true, description: true, api: true },
     where: { id: endpointId, active: true, deletedAt: IsNull() },
     lock: { mode: 'pessimistic_write' },
   });

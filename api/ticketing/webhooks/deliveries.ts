@@ -5,16 +5,7 @@ import type { Executor } from '../../../db/db';
 import { decodeCursor, encodeCursor } from '../../kit/pagination';
 import type { DeliveriesQuery } from './schema';
 
-export {
-  attemptsOf,
-  claimForRedelivery,
-  deleteUnsentDelivery,
-  findLoggedDelivery as findDelivery,
-  insertSyntheticDelivery,
-  unclaim,
-  type Claimed,
-  type DeliveryRow,
-} from '../../../db/repositories/webhook-deliveries';
+export { attemptsOf, findLoggedDelivery as findDelivery, type DeliveryRow } from '../../../db/repositories/webhook-deliveries';
 
 const CURSOR_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
