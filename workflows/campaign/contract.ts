@@ -78,7 +78,7 @@ export interface CampaignActivities extends Pick<PushSendActivities, 'sendPushPa
  * that send or schedule it (domain/push/campaign.ts).
  */
 export function campaignWorkflowStart(searchAttributes: boolean) {
-  return (c: CampaignRecord): WorkflowStartEntry<CampaignInput> => ({
+  return (c: Pick<CampaignRecord, 'id' | 'appId' | 'status' | 'scheduledAt'>): WorkflowStartEntry<CampaignInput> => ({
     workflowId: campaignWorkflowId(c.id),
     workflowType: CAMPAIGN_WORKFLOW_TYPE,
     taskQueue: PUSH_QUEUE,
