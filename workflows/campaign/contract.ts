@@ -58,7 +58,7 @@ export const cancelUpdate = defineUpdate<CampaignChangeReply, []>('cancel');
 export type CampaignPhase = 'waiting' | 'starting' | 'sending' | 'finishing' | 'done';
 export const campaignStateQuery = defineQuery<{ phase: CampaignPhase; scheduledAt: string | null; pagesDone: number }>('state');
 
-/** The failure types the updates refuse with (the API answers them 409). */
+/** The codes the updates refuse with (workflows/refusal.ts): conflicts (409), PAST_TIME invalid (400, on `scheduledAt`). */
 export const NOT_SCHEDULED = 'campaign_not_scheduled';
 export const FINISHING = 'campaign_finished';
 export const PAST_TIME = 'scheduled_at_not_in_future';

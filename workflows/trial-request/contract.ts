@@ -94,7 +94,7 @@ export const extendUpdate = defineUpdate<ExtendReply, [ExtendArgs]>('extend');
 
 export const trialStateQuery = defineQuery<{ status: TrialRequestStatus; trialEndsAt: string | null; openTokenId: string | null }>('state');
 
-/** The failure types the updates refuse with; the API answers 409 CONFLICT. */
+/** The codes the updates refuse with (workflows/refusal.ts, kind conflict): the push API answers 409 CONFLICT. */
 export const ALREADY_DECIDED = 'trial_request_decided';
 export const NOT_APPROVED = 'trial_request_not_approved';
 
