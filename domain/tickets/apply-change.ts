@@ -26,7 +26,7 @@ export async function applyTicketChange(db: Db, req: ApplyChangeRequest): Promis
     const version = await lockTicketVersion(c, req.ticketId);
     if (version === null) {
       if (req.change.kind === 'delete') return null;
-      throw new DomainError('not_found', 'ticket_not_found', `Ticket ${req.ticketId} does not exist`);
+      throw new DomainError('not_found', 'ticket_not_found', `No ticket with id '${req.ticketId}' in this workspace`);
     }
     if (version >= req.version) return { version, facts: ticketFacts((await findTicket(c, req.ticketId))!) };
     if (version !== req.version - 1) {

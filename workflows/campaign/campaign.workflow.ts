@@ -1,7 +1,8 @@
-import { allHandlersFinished, ApplicationFailure, condition, continueAsNew, proxyActivities, setHandler } from '@temporalio/workflow';
+import { allHandlersFinished, condition, continueAsNew, proxyActivities, setHandler } from '@temporalio/workflow';
 import { upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { cancelUpdate, campaignStateQuery, FINISHING, NOT_SCHEDULED, PAST_TIME, rescheduleUpdate } from './contract';
 import type { CampaignActivities, CampaignChangeReply, CampaignInput, CampaignPhase, CampaignResult, CampaignStatus } from './contract';
+import { refusal } from '../refusal';
 import { addPage, NO_TOTALS, PAGE_MAX_ATTEMPTS, PAGES_IN_FLIGHT, pageCount, pageInput, runEnd, WAIT_HISTORY_LIMIT } from './campaign.logic';
 
 // The campaign's own steps: retried until the database answers (they are idempotent).
@@ -50,8 +51,8 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignRe
     },
     {
       validator: ({ scheduledAt: at }) => {
-        if (phase !== 'waiting' || cancelRequested) throw ApplicationFailure.nonRetryable('The campaign is no longer scheduled', NOT_SCHEDULED);
-        if (!(Date.parse(at) > Date.now())) throw ApplicationFailure.nonRetryable('scheduledAt must be in the future', PAST_TIME);
+        if (phase !== 'waiting' || cancelRequested) throw refusal('conflict', NOT_SCHEDULED, 'The campaign is no longer scheduled');
+        if (!(Date.parse(at) > Date.now())) throw refusal('invalid', PAST_TIME, 'scheduledAt must be in the future', { errors: { scheduledAt: ['scheduledAt must be in the future'] } });
       },
     },
   );
@@ -64,7 +65,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignRe
     },
     {
       validator: () => {
-        if (phase === 'finishing' || phase === 'done') throw ApplicationFailure.nonRetryable('The campaign has finished', FINISHING);
+        if (phase === 'finishing' || phase === 'done') throw refusal('conflict', FINISHING, 'The campaign has finished');
       },
     },
   );

@@ -1,8 +1,9 @@
-import { allHandlersFinished, ApplicationFailure, condition, setHandler } from '@temporalio/workflow';
+import { allHandlersFinished, condition, setHandler } from '@temporalio/workflow';
 import { assignUpdate, deleteUpdate, messageUpdate, patchUpdate, resolveUpdate, type EndedTicketInput } from './contract';
 import { checkChange, type ChangeKind } from '../../domain/tickets/rules';
 import type { TicketStatus } from '../../domain/tickets/types';
 import { storage } from './ticket-run';
+import { refusal } from '../refusal';
 
 /**
  * `ticket/<id>` again, after the ticket's lifecycle workflow has ended (it ends when the
@@ -16,11 +17,11 @@ export async function endedTicketWorkflow(input: EndedTicketInput): Promise<'del
 
   const refuse = (kind: ChangeKind, requested?: TicketStatus): void => {
     const rejection = checkChange(input.status, kind, requested);
-    if (rejection) throw ApplicationFailure.nonRetryable(rejection.message, rejection.type);
+    if (rejection) throw refusal(rejection.kind, rejection.type, rejection.message);
     gone();
   };
   const gone = (): never => {
-    throw ApplicationFailure.nonRetryable('The ticket is being deleted', 'ticket_deleted');
+    throw refusal('not_found', 'ticket_not_found', `No ticket with id '${input.ticketId}' in this workspace`); // api/ticketing/errors.ts ticketNotFound
   };
   // the validators refuse every change but deletion; the handlers never run
   setHandler(patchUpdate, async (_change, _actor) => gone(), { validator: (change, _actor) => refuse('patch', change.status) });

@@ -1,6 +1,6 @@
 // The ticket workflow's updates and query: every change is validated (the API's
 // synchronous 409/422), then applied as the next numbered step under the change lock.
-import { ApplicationFailure, condition, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import { condition, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
 import { checkChange, nextDeadline, type ChangeKind } from '../../domain/tickets/rules';
 import type { TicketStatus } from '../../domain/tickets/types';
 import type { AppliedChange, ApplyChangeRequest, LifecycleChange } from './activities.contract';
@@ -17,6 +17,7 @@ import {
   type TicketFacts,
 } from './contract';
 import { side, storage, type TicketRun } from './ticket-run';
+import { refusal } from '../refusal';
 
 /**
  * The facts in a stored step's result. Results recorded before replies became small
@@ -32,11 +33,11 @@ function rejectIfInvalid(run: TicketRun, kind: ChangeKind, requested?: TicketSta
     // a stored ticket exists already: a change that arrives with the start (update-with-
     // start) or before the settings are loaded waits for them and is checked then
     if (run.input.stored) return;
-    throw ApplicationFailure.nonRetryable('The ticket is still being created', 'ticket_not_ready');
+    throw refusal('conflict', 'ticket_not_ready', 'The ticket is still being created; retry in a moment');
   }
-  if (run.deleted) throw ApplicationFailure.nonRetryable('The ticket was deleted', 'ticket_deleted');
+  if (run.deleted) throw refusal('not_found', 'ticket_not_found', `No ticket with id '${run.input.ticketId}' in this workspace`); // api/ticketing/errors.ts ticketNotFound
   const rejection = checkChange(run.state.facts.status, kind, requested);
-  if (rejection) throw ApplicationFailure.nonRetryable(rejection.message, rejection.type);
+  if (rejection) throw refusal(rejection.kind, rejection.type, rejection.message);
 }
 
 /**

@@ -4,6 +4,7 @@
 // request's text, the owner's email and every raw setup token stay out of the history
 // (a token is re-derived from its id by the activity that emails it, lib/setup-tokens.ts).
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import type { WorkflowStartEntry } from '../start-entry';
 
 export const ONBOARDING_QUEUE = 'onboarding';
 export const TRIAL_REQUEST_WORKFLOW_TYPE = 'trialRequestWorkflow';
@@ -93,7 +94,7 @@ export const extendUpdate = defineUpdate<ExtendReply, [ExtendArgs]>('extend');
 
 export const trialStateQuery = defineQuery<{ status: TrialRequestStatus; trialEndsAt: string | null; openTokenId: string | null }>('state');
 
-/** The failure types the updates refuse with; the API answers 409 CONFLICT. */
+/** The codes the updates refuse with (workflows/refusal.ts, kind conflict): the push API answers 409 CONFLICT. */
 export const ALREADY_DECIDED = 'trial_request_decided';
 export const NOT_APPROVED = 'trial_request_not_approved';
 
@@ -134,4 +135,15 @@ export interface TrialRequestActivities {
   expireTrial(input: { requestId: string; at: string }): Promise<{ expired: boolean; trialEndsAt: string }>;
   /** The trial's new end: `days` after its stored end, or after `at` when it already ended; status back to trial. */
   extendTrial(input: { requestId: string; days: number; at: string; actorId: string }): Promise<ExtendReply>;
+}
+
+/** A trial request's entry in the workflow-start outbox (`searchAttributes`: config `temporalSearchAttributes`). */
+export function trialRequestWorkflowStart(searchAttributes: boolean) {
+  return (requestId: string): WorkflowStartEntry<TrialRequestInput> => ({
+    workflowId: trialRequestWorkflowId(requestId),
+    workflowType: TRIAL_REQUEST_WORKFLOW_TYPE,
+    taskQueue: ONBOARDING_QUEUE,
+    args: [{ requestId, searchAttributes }],
+    searchAttributes: searchAttributes ? { TrialStatus: ['Submitted'] } : undefined,
+  });
 }

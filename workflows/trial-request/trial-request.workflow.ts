@@ -1,7 +1,8 @@
-import { allHandlersFinished, ApplicationFailure, condition, continueAsNew, log, proxyActivities, setHandler } from '@temporalio/workflow';
+import { allHandlersFinished, condition, continueAsNew, log, proxyActivities, setHandler } from '@temporalio/workflow';
 import { upsertSearchAttributes, uuid4, workflowInfo } from '@temporalio/workflow';
 import { ALREADY_DECIDED, approveUpdate, extendUpdate, NOT_APPROVED, rejectUpdate, resendSetupUpdate, SETUP_TOKEN_TTL_MS, setupLinkUpdate, trialStateQuery } from './contract';
 import type { TokenReply, TrialRequestActivities, TrialRequestInput, TrialRequestResult } from './contract';
+import { refusal as domainRefusal } from '../refusal';
 import { afterExpiry, DAY_MS, HISTORY_LIMIT, initialState, nextDue, refusal, refused, resumeOf } from './trial-request.logic';
 
 // Database steps: idempotent (a repeat answers what the first did), retried until the
@@ -38,10 +39,10 @@ export async function trialRequestWorkflow(input: TrialRequestInput): Promise<Tr
   const show = () => void (input.searchAttributes && upsertSearchAttributes({ TrialStatus: [s.status] }));
   if (input.resume) show(); // continue-as-new is not asked to carry them over
   const undecided = (..._: unknown[]) => {
-    if (s.status !== 'Submitted') throw ApplicationFailure.nonRetryable(`The trial request is ${s.status} already`, ALREADY_DECIDED);
+    if (s.status !== 'Submitted') throw domainRefusal('conflict', ALREADY_DECIDED, `The trial request is ${s.status} already`);
   };
   const approved = (..._: unknown[]) => {
-    if (s.status !== 'Approved' || s.trialEndsAt === null) throw ApplicationFailure.nonRetryable(`The trial request is not approved (${s.status})`, NOT_APPROVED);
+    if (s.status !== 'Approved' || s.trialEndsAt === null) throw domainRefusal('conflict', NOT_APPROVED, `The trial request is not approved (${s.status})`);
   };
   /** A main-loop step that may fail for good without stopping the timers. */
   const attempt = (what: string, step: () => Promise<unknown>) =>
