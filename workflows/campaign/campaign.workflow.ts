@@ -39,6 +39,13 @@ function checkNewTime(at: string): void {
  * reschedule moves it, a cancel ends it), snapshots the audience, pushes it in pages of
  * 500 with PAGES_IN_FLIGHT pages at once, checks for a cancel between pages, continues
  * as new every PAGES_PER_RUN pages and marks the campaign Completed, Cancelled or Failed.
+ * Its state table (docs/workflows.md, "The campaign workflow"):
+ *
+ * | phase              | accepts                                              | timers             |
+ * |--------------------|------------------------------------------------------|--------------------|
+ * | waiting            | reschedule (checkScheduledAt: ahead, ≤ 366 days), cancel | the scheduled time |
+ * | starting, sending  | cancel (after the pages in flight)                   | —                  |
+ * | finishing, done    | nothing: campaign_finished                           | —                  |
  */
 export async function campaignWorkflow(input: CampaignInput): Promise<CampaignResult> {
   const { campaignId } = input;
