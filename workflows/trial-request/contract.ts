@@ -43,10 +43,8 @@ export interface TrialRequestResult {
   trialEndsAt: string | null;
 }
 
-/** Setup tokens live 7 days (push spec, Limits); the workflow's timer marks them expired. */
-export const SETUP_TOKEN_TTL_MS = 7 * 24 * 3600 * 1000;
-/** The trial reminder goes out this long before the trial's end. */
-export const TRIAL_REMINDER_BEFORE_MS = 3 * 24 * 3600 * 1000;
+/** The token's 7 days and the reminder's 3 days before the end: rules of time, in domain/. */
+export { SETUP_TOKEN_TTL_MS, TRIAL_REMINDER_BEFORE_MS } from '../../domain/onboarding/trial-timers.rules';
 
 export interface ApproveArgs {
   planSlug: string;
