@@ -1,7 +1,7 @@
 // An app's API keys: the request and response schemas, and their OpenAPI paths.
 import { z } from '../../zod';
 import { json, jsonBody } from '../../kit/openapi';
-import { uuidParam } from '../../kit/uuid';
+import { uuidParam } from '../../kit/fields';
 import { errorResponses, registry, USER_OR_API_KEY } from '../openapi';
 
 export const CreateApiKeyRequest = z

@@ -11,6 +11,7 @@ import { failureThrottle } from '../../kit/auth/failure-throttle';
 import { idempotency } from '../../kit/idempotency';
 import { applyRateLimit, gate } from '../../kit/rate-limit';
 import { isUuid } from '../../kit/uuid';
+import { allowedUnless, visibleRow } from '../../kit/visible-row';
 import { findPushApp } from '../../../db/repositories/push-apps';
 import type { PushAppRecord } from '../../../domain/push/types';
 import { isPushTrialExpired } from '../../../db/repositories/push-users';
@@ -147,15 +148,11 @@ export async function appRowFor<R extends { appId: string }>(
   id: string,
   find: (id: string) => Promise<R | null>,
 ): Promise<R> {
-  const row = isUuid(id) ? await find(id) : null;
-  if (!row) throw errors.noSuch(what, id);
-  try {
-    await appFor(ctx, deps, row.appId);
-  } catch (err) {
-    if (err instanceof AppError && err.status === 404) throw errors.noSuch(what, id);
-    throw err;
-  }
-  return row;
+  return visibleRow(
+    isUuid(id) ? find(id) : null,
+    (row) => allowedUnless(404, () => appFor(ctx, deps, row.appId)),
+    () => errors.noSuch(what, id),
+  );
 }
 
 /** Managing apps and keys needs a user: an API key (scoped to its app's use) gets 403. */

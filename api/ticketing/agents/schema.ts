@@ -3,7 +3,8 @@
 import { z } from '../../zod';
 import { errorResponses, registry, security, json } from '../openapi-registry';
 import { intQuery } from '../../kit/pagination';
-import { email, text, workspaceIdParam } from '../players/params';
+import { email, text } from '../../kit/fields';
+import { workspaceIdParam } from '../fields';
 
 const WorkspaceIdField = workspaceIdParam().openapi({
   description: 'Required unless the API key is bound to one workspace.',

@@ -4,7 +4,8 @@ import { z } from '../../zod';
 import { errorResponses, registry, security, json } from '../openapi-registry';
 import { intQuery } from '../../kit/pagination';
 import { ERASED_PREFIX } from '../../../domain/players/rules';
-import { email, text, workspaceIdParam } from './params';
+import { email, text } from '../../kit/fields';
+import { workspaceIdParam } from '../fields';
 
 export const MAX_METADATA_KEYS = 50;
 

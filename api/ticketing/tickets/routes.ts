@@ -6,7 +6,8 @@ import { assignUpdate, deleteUpdate, messageUpdate, patchUpdate, resolveUpdate }
 import type { AppDeps } from '../../deps';
 import { errors } from '../errors';
 import { parse } from '../../kit/validation';
-import { auth, requireScope, requireWorkspace } from '../access';
+import { auth, canUseWorkspace, requireScope, requireWorkspace } from '../access';
+import { visibleRow } from '../../kit/visible-row';
 import { changeTicket } from './gateway';
 import { createTicket } from './gateway';
 import type { IdempotencyState } from '../../kit/idempotency';
@@ -41,18 +42,18 @@ export function ticketsRouter(deps: AppDeps): Router {
     return t;
   }
 
-  /** The ticket if the caller may see it; anything else is indistinguishable from absent. */
-  async function visibleTicket(ctx: Context, id: string) {
+  /**
+   * The ticket if the caller may see it (its workspace, and for an SDK key its player);
+   * another's ticket is indistinguishable from an absent one. A failing dependency is not
+   * "absent": it is thrown on and answered 503.
+   */
+  function visibleTicket(ctx: Context, id: string) {
     const a = auth(ctx);
-    const t = await findTicket(deps.db, id);
-    if (!t) throw errors.ticketNotFound(id);
-    try {
-      await requireWorkspace(ctx, deps, t.workspaceId);
-    } catch {
-      throw errors.ticketNotFound(id);
-    }
-    if (a.playerId && t.playerId !== a.playerId) throw errors.ticketNotFound(id);
-    return t;
+    return visibleRow(
+      findTicket(deps.db, id),
+      async (t) => (await canUseWorkspace(ctx, deps, t.workspaceId)) && (!a.playerId || t.playerId === a.playerId),
+      () => errors.ticketNotFound(id),
+    );
   }
 
   router.post('/tickets', async (ctx) => {

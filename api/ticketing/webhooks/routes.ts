@@ -9,9 +9,9 @@ import type { AppDeps } from '../../deps';
 import { errors } from '../errors';
 import { carriesSecret } from '../../kit/headers';
 import { parse } from '../../kit/validation';
-import { requireScope, requireWorkspace } from '../access';
-import { looksLikeId } from '../players/params';
-import { canUseWorkspace } from '../players/visibility';
+import { canUseWorkspace, requireScope, requireWorkspace } from '../access';
+import { looksLikeId } from '../../kit/fields';
+import { visibleRow } from '../../kit/visible-row';
 import { attemptsOf, listDeliveries } from './deliveries';
 import { redeliver, sendTest } from './gateway';
 import { presentDelivery, presentEndpoint } from './presenters';
@@ -57,11 +57,11 @@ export function webhooksRouter(deps: AppDeps): Router {
 
   /** A live endpoint the caller may use; any other id is indistinguishable from a missing one. */
   async function visibleEndpoint(ctx: Context, id: string): Promise<EndpointRecord> {
-    const row = looksLikeId(id, 'wh') ? await findEndpoint(deps.db, id) : null;
-    if (!row || !(await canUseWorkspace(ctx, deps, row.workspaceId))) {
-      throw errors.notFound('webhook_not_found', `No webhook endpoint '${id}' in this workspace`);
-    }
-    return row;
+    return visibleRow(
+      looksLikeId(id, 'wh') ? findEndpoint(deps.db, id) : null,
+      (row) => canUseWorkspace(ctx, deps, row.workspaceId),
+      () => errors.notFound('webhook_not_found', `No webhook endpoint '${id}' in this workspace`),
+    );
   }
 
   router.post('/webhooks', async (ctx) => {

@@ -5,7 +5,8 @@ import { MAX_URL_LENGTH } from '../../../lib/webhooks/url-policy';
 import { z } from '../../zod';
 import { registry, errorResponses, json, jsonBody as body, security } from '../openapi-registry';
 import { intQuery } from '../../kit/pagination';
-import { text, workspaceIdParam } from '../players/params';
+import { text } from '../../kit/fields';
+import { workspaceIdParam } from '../fields';
 
 /** Every event type a webhook can subscribe to (spec, Events); there is no wildcard. */
 export const WEBHOOK_EVENT_TYPES = [
