@@ -1,5 +1,6 @@
 import type { Counts, Granularity, Overview } from '../../../db/repositories/push-analytics';
 import { rateOf } from '../../../domain/push/analytics.rules';
+import { iso } from '../../kit/dates';
 
 /** The spec's analytics overview of one app over a period. */
 export function presentOverview(appId: string, period: { from: string; to: string }, o: Overview) {
@@ -19,6 +20,6 @@ export function presentOverview(appId: string, period: { from: string; to: strin
 export function presentTimeSeries(granularity: Granularity, points: Array<Counts & { timestamp: Date }>) {
   return {
     granularity,
-    data: points.map((r) => ({ timestamp: r.timestamp.toISOString(), sent: r.sent, delivered: r.delivered, opened: r.opened, failed: r.failed })),
+    data: points.map((r) => ({ timestamp: iso(r.timestamp), sent: r.sent, delivered: r.delivered, opened: r.opened, failed: r.failed })),
   };
 }

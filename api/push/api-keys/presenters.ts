@@ -1,4 +1,5 @@
 import type { PushApiKeyRow } from '../../../db/repositories/push-api-keys';
+import { iso, isoOrNull } from '../../kit/dates';
 
 export function presentApiKey(k: PushApiKeyRow) {
   return {
@@ -6,7 +7,7 @@ export function presentApiKey(k: PushApiKeyRow) {
     appId: k.appId,
     name: k.name,
     prefix: k.prefix,
-    createdAt: new Date(k.createdAt).toISOString(),
-    lastUsedAt: k.lastUsedAt ? new Date(k.lastUsedAt).toISOString() : null,
+    createdAt: iso(k.createdAt),
+    lastUsedAt: isoOrNull(k.lastUsedAt),
   };
 }

@@ -1,4 +1,5 @@
 import type { PushAppRecord } from '../../../domain/push/types';
+import { iso } from '../../kit/dates';
 
 /** The App of the spec: never the credentials, only whether each is set. */
 export function presentApp(a: PushAppRecord) {
@@ -9,7 +10,7 @@ export function presentApp(a: PushAppRecord) {
     platform: a.platform,
     hasFcmConfig: a.hasFcmConfig,
     hasApnsConfig: a.hasApnsConfig,
-    createdAt: new Date(a.createdAt).toISOString(),
-    updatedAt: new Date(a.updatedAt).toISOString(),
+    createdAt: iso(a.createdAt),
+    updatedAt: iso(a.updatedAt),
   };
 }

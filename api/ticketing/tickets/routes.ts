@@ -11,6 +11,7 @@ import { visibleRow } from '../../kit/visible-row';
 import { changeTicket } from './gateway';
 import { createTicket } from './gateway';
 import type { IdempotencyState } from '../../kit/idempotency';
+import { cursorPage } from '../../kit/pagination';
 import { countMatches, pageOfTickets } from '../../../db/repositories/ticket-list';
 import { buildListQuery } from './list-query';
 import { findPlayer, findPlayerByRef } from '../../../db/repositories/players';
@@ -98,18 +99,10 @@ export function ticketsRouter(deps: AppDeps): Router {
     await requireWorkspace(ctx, deps, q.workspaceId);
     const { page, count, cursorFor } = buildListQuery(q, a.playerId);
     const [rows, { total, totalExact }] = await Promise.all([pageOfTickets(deps.db, page), countMatches(deps.db, count)]);
-    const hasMore = rows.length > q.limit;
-    const pageRows = rows.slice(0, q.limit);
+    const { rows: shown, hasMore, nextCursor } = cursorPage(rows, q.limit, cursorFor);
     ctx.body = {
-      data: pageRows.map((r) => present.presentListItem(toTicketRecord(r))),
-      pagination: {
-        total,
-        totalExact,
-        limit: q.limit,
-        offset: q.cursor ? 0 : q.offset,
-        hasMore,
-        nextCursor: hasMore ? cursorFor(pageRows[pageRows.length - 1]) : null,
-      },
+      data: shown.map((r) => present.presentListItem(toTicketRecord(r))),
+      pagination: { total, totalExact, limit: q.limit, offset: q.cursor ? 0 : q.offset, hasMore, nextCursor },
     };
   });
 
