@@ -1,7 +1,8 @@
 import type { PushApiKeyRow } from '../../../db/repositories/push-api-keys';
+import type { ApiKey } from './schema';
 import { iso, isoOrNull } from '../../kit/dates';
 
-export function presentApiKey(k: PushApiKeyRow) {
+export function presentApiKey(k: PushApiKeyRow): ApiKey {
   return {
     id: k.id,
     appId: k.appId,

@@ -23,6 +23,7 @@ export const ApiKey = z
     lastUsedAt: z.string().datetime().nullable(),
   })
   .openapi('PushApiKey');
+export type ApiKey = z.infer<typeof ApiKey>;
 
 export const CreatedApiKey = ApiKey.extend({
   key: z.string().openapi({ description: 'The whole key: shown only in this answer. Send it as `Authorization: ApiKey <key>`' }),

@@ -1,8 +1,9 @@
 import type { PushAppRecord } from '../../../domain/push/types';
+import type { App } from './schema';
 import { iso } from '../../kit/dates';
 
 /** The App of the spec: never the credentials, only whether each is set. */
-export function presentApp(a: PushAppRecord) {
+export function presentApp(a: PushAppRecord): App {
   return {
     id: a.id,
     name: a.name,

@@ -57,6 +57,7 @@ export const App = z
     updatedAt: z.string().datetime(),
   })
   .openapi('PushApp');
+export type App = z.infer<typeof App>;
 
 // The OpenAPI paths of the resource, from the schemas above.
 

@@ -1,10 +1,10 @@
 import type { TrialRequestRecord } from '../../../domain/onboarding/types';
-import type { TrialRequestAdminView } from './schema';
+import type { TrialRequestAdminView, TrialRequestSummary } from './schema';
 import { iso, isoOrNull } from '../../kit/dates';
 
 
 /** The public summary: nothing but the id, status, email and time (the spec's non-secret summary). */
-export function presentSummary(r: TrialRequestRecord) {
+export function presentSummary(r: TrialRequestRecord): TrialRequestSummary {
   return { id: r.id, status: r.status, email: r.email, createdAt: iso(r.createdAt) };
 }
 

@@ -72,6 +72,7 @@ export const TrialRequestAdminView = registry.register(
   }),
 );
 export type TrialRequestAdminView = z.infer<typeof TrialRequestAdminView>;
+export type TrialRequestSummary = z.infer<typeof TrialRequestSummary>;
 
 export const TrialRequestPage = registry.register('TrialRequestPage', PageSchema(TrialRequestAdminView));
 

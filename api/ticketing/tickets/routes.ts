@@ -27,6 +27,7 @@ import {
   ListTicketsQuery,
   PatchTicketBody,
   ResolveTicketBody,
+  type TicketPage,
 } from './schema';
 
 export function ticketsRouter(deps: AppDeps): Router {
@@ -103,7 +104,7 @@ export function ticketsRouter(deps: AppDeps): Router {
     ctx.body = {
       data: shown.map((r) => present.presentListItem(toTicketRecord(r))),
       pagination: { total, totalExact, limit: q.limit, offset: q.cursor ? 0 : q.offset, hasMore, nextCursor },
-    };
+    } satisfies TicketPage;
   });
 
   router.get('/tickets/:id', async (ctx) => {
