@@ -6,14 +6,17 @@
 import assert from 'node:assert/strict';
 import { Workspace } from '../../db/entities';
 import { startApi, assertError, type TestApi } from '../support/api';
+import { capturedLogger } from '../support/captured-log';
 import { insertManyTickets, tenantWithPlayer, type TenantWithPlayer } from '../support/tickets';
 
 let api: TestApi;
 let t: TenantWithPlayer;
 let ticketId: string;
+// the app's log, read back: each outage is logged as one (and kept out of the test output)
+const log = capturedLogger();
 
 beforeAll(async () => {
-  api = await startApi();
+  api = await startApi({}, { logger: log.logger });
   t = await tenantWithPlayer(api);
   // straight into the table: no request may have looked the workspace up (and cached it) yet
   await insertManyTickets(api.deps.db, { workspaceId: t.workspace.id, playerRef: t.player.id, playerId: t.player.playerId }, 1, () => 'b');
@@ -39,6 +42,8 @@ async function withWorkspaceLookupDown<T>(fn: () => Promise<T>): Promise<T> {
 function assertUnavailable(res: { status: number; headers: Headers; body: any }): void {
   assertError(res, 503, 'service_unavailable');
   assert.match(res.headers.get('retry-after') ?? '', /^\d+$/);
+  const logged = log.lines().find((l) => l.requestId === res.body.error.requestId);
+  assert.equal(logged?.msg, 'dependency unavailable', 'the outage is logged under the request id');
 }
 
 test('GET /v1/tickets/{id} with the access check failing is 503 with Retry-After, not 404', async () => {
