@@ -127,8 +127,11 @@ export function principalOf(ctx: Context): PushPrincipal {
  */
 export async function appFor(ctx: Context, deps: AppDeps, appId: string): Promise<PushAppRecord> {
   const principal = principalOf(ctx);
-  const app = isUuid(appId) ? await findPushApp(deps.db, appId) : null;
-  if (!app || app.companyId !== principal.companyId) throw errors.noSuch('app', appId);
+  const app = await visibleRow(
+    isUuid(appId) ? findPushApp(deps.db, appId) : null,
+    (row) => row.companyId === principal.companyId,
+    () => errors.noSuch('app', appId),
+  );
   if (principal.kind === 'apiKey' && principal.appId !== app.id) {
     throw errors.forbidden('This API key belongs to another app');
   }
