@@ -31,6 +31,13 @@ export function trimmedText(max: number) {
 export const email = () => z.string().max(320, 'must be at most 320 characters').email('must be a valid email address');
 
 /**
+ * A path parameter naming a row by one of our prefixed ids (`kpl`, `agt`, `wh`). Any
+ * string passes: the route checks it with looksLikeId and answers its 404 (never a 400),
+ * like uuidParam.
+ */
+export const prefixedIdParam = (prefix: string) => z.string().openapi({ example: `${prefix}_01jd3k8xq7m2c4v9b0n6t5r8ya` });
+
+/**
  * Whether `value` is shaped like one of our prefixed ids (`kpl_…`, `agt_…`, `wh_…`). A
  * value of another shape cannot name a row, so routes answer their 404 without a query.
  */
