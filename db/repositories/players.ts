@@ -3,9 +3,9 @@
 // served by an index of the Initial migration (players PK, UNIQUE (workspace_id,
 // player_id), tickets_player). Erased rows stay (tickets reference them by id until
 // anonymised) but every read here skips them, so an erased profile reads as absent.
-import { IsNull } from 'typeorm';
 import { Player, Ticket } from '../entities';
 import { managerOf, type Executor, type Queryable } from '../db';
+import { liveRow, notErased } from '../soft-delete';
 
 export interface PlayerRow {
   id: string;
@@ -27,13 +27,15 @@ export type PlayerTicketRow = Pick<Ticket, 'id' | 'title' | 'status' | 'createdA
 
 const COLUMNS = `p.id, p.workspace_id, p.player_id, p.display_name, p.email, p.metadata,
   p.first_seen_at, p.last_seen_at, p.erased_at`;
+/** An erased player keeps its row (its tickets point at it) and is absent for every read. */
+const LIVE = liveRow('p', 'erased_at');
 // tickets_player (player_ref, created_at DESC) makes this an index-only count
 const TICKET_COUNT = `(SELECT count(*)::int FROM tickets t WHERE t.player_ref = p.id) AS ticket_count`;
 
 /** A live (not erased) player by internal `kpl_` id, with ticketCount; any workspace. */
 export async function findPlayer(db: Queryable, id: string): Promise<PlayerRow | null> {
   const { rows } = await db.query<PlayerRow>(
-    `SELECT ${COLUMNS}, ${TICKET_COUNT} FROM players p WHERE p.id = $1 AND p.erased_at IS NULL`,
+    `SELECT ${COLUMNS}, ${TICKET_COUNT} FROM players p WHERE p.id = $1 AND ${LIVE}`,
     [id],
   );
   return rows[0] ?? null;
@@ -43,7 +45,7 @@ export async function findPlayer(db: Queryable, id: string): Promise<PlayerRow |
 export async function lookupPlayer(db: Queryable, workspaceId: string, playerId: string): Promise<PlayerRow | null> {
   const { rows } = await db.query<PlayerRow>(
     `SELECT ${COLUMNS}, ${TICKET_COUNT} FROM players p
-      WHERE p.workspace_id = $1 AND p.player_id = $2 AND p.erased_at IS NULL`,
+      WHERE p.workspace_id = $1 AND p.player_id = $2 AND ${LIVE}`,
     [workspaceId, playerId],
   );
   return rows[0] ?? null;
@@ -57,7 +59,7 @@ export async function lookupPlayer(db: Queryable, workspaceId: string, playerId:
 export async function findPlayerByRef(db: Queryable, workspaceId: string, ref: string): Promise<PlayerRow | null> {
   const { rows } = await db.query<PlayerRow>(
     `SELECT ${COLUMNS} FROM players p
-      WHERE p.workspace_id = $1 AND p.erased_at IS NULL AND (p.id = $2 OR p.player_id = $2)
+      WHERE p.workspace_id = $1 AND ${LIVE} AND (p.id = $2 OR p.player_id = $2)
       ORDER BY (p.id = $2) DESC LIMIT 1`,
     [workspaceId, ref],
   );
@@ -94,7 +96,7 @@ export async function upsertPlayerRow(
        email        = CASE WHEN $8::boolean THEN EXCLUDED.email ELSE p.email END,
        metadata     = CASE WHEN $9::boolean THEN EXCLUDED.metadata ELSE p.metadata END,
        last_seen_at = GREATEST(p.last_seen_at, now())
-     WHERE p.erased_at IS NULL
+     WHERE ${LIVE}
      RETURNING ${COLUMNS}, (p.xmax = 0) AS inserted`,
     [
       input.id,
@@ -136,7 +138,7 @@ export async function listPlayerTickets(
 export async function lockLivePlayer(executor: Executor, id: string): Promise<Pick<Player, 'workspaceId' | 'playerId'> | null> {
   return managerOf(executor).findOne(Player, {
     select: { id: true, workspaceId: true, playerId: true },
-    where: { id, erasedAt: IsNull() },
+    where: { id, ...notErased },
     lock: { mode: 'pessimistic_write' },
   });
 }

@@ -34,13 +34,13 @@ import { workflowBundle } from '../support/temporal';
 
 const taskQueue = `workflow-update-${randomUUID().slice(0, 8)}`;
 const DAY = 86_400_000;
-/** a time the fake rescheduleCampaign refuses, as a domain command would */
-const REFUSED_YEAR = '2099';
+/** a time the fake rescheduleCampaign refuses, as a domain command would (within the validator's 366 days) */
+const REFUSED_AT = new Date(Math.floor((Date.now() + 100 * DAY) / 60_000) * 60_000 + 7).toISOString();
 
 const activities = withDomainFailures<CampaignActivities>({
   beginCampaignSend: async () => assert.fail('no campaign here reaches its time'),
   rescheduleCampaign: async ({ campaignId, scheduledAt }) => {
-    if (scheduledAt.startsWith(REFUSED_YEAR)) throw new DomainError('conflict', 'reschedule_refused', `Campaign '${campaignId}' cannot move to ${scheduledAt}`, { campaignId });
+    if (scheduledAt === REFUSED_AT) throw new DomainError('conflict', 'reschedule_refused', `Campaign '${campaignId}' cannot move to ${scheduledAt}`, { campaignId });
     return true;
   },
   finishCampaign: async ({ status }) => ({ status, sent: 0 }),
@@ -104,7 +104,7 @@ describe('a refusal crosses Temporal as the DomainError it was', () => {
 
   test("an activity's, through the Update handler that called it (ActivityFailure): kind, code, message and details", async () => {
     const campaignId = await scheduledCampaign();
-    const scheduledAt = `${REFUSED_YEAR}-01-01T00:00:00.000Z`;
+    const scheduledAt = REFUSED_AT;
     const err = await withRow(campaignId, { update: rescheduleUpdate, args: [{ scheduledAt }] }).reply.catch((e: unknown) => e);
     assert.ok(err instanceof DomainError, String(err));
     assert.deepEqual(

@@ -5,9 +5,9 @@ import type { AppDeps } from '../../deps';
 import { errors } from '../errors';
 import { carriesSecret } from '../../kit/headers';
 import { parse } from '../../kit/validation';
-import { requireScope, requireWorkspace } from '../access';
-import { looksLikeId } from '../players/params';
-import { canUseWorkspace } from '../players/visibility';
+import { canUseWorkspace, requireScope, requireWorkspace } from '../access';
+import { looksLikeId } from '../../kit/fields';
+import { visibleRow } from '../../kit/visible-row';
 import { attemptsOf, listDeliveries } from './deliveries';
 import { createEndpoint, deleteEndpoint, patchEndpoint, redeliver, sendTest } from './gateway';
 import { presentDelivery, presentEndpoint } from './presenters';
@@ -32,9 +32,11 @@ export function webhooksRouter(deps: AppDeps): Router {
 
   /** A live endpoint the caller may use; any other id is indistinguishable from a missing one. */
   async function visibleEndpoint(ctx: Context, id: string): Promise<EndpointRecord> {
-    const row = looksLikeId(id, 'wh') ? await findEndpoint(deps.db, id) : null;
-    if (!row || !(await canUseWorkspace(ctx, deps, row.workspaceId))) throw webhookRefusals.webhookNotFound(id);
-    return row;
+    return visibleRow(
+      looksLikeId(id, 'wh') ? findEndpoint(deps.db, id) : null,
+      (row) => canUseWorkspace(ctx, deps, row.workspaceId),
+      () => webhookRefusals.webhookNotFound(id),
+    );
   }
 
   router.post('/webhooks', async (ctx) => {
