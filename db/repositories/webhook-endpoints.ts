@@ -1,6 +1,7 @@
 // webhook_endpoints. secret_box is written once at creation; only the delivery reads it
 // (webhook-deliveries.ts, deliveryToAttempt).
-import { In, IsNull } from 'typeorm';
+import { In } from 'typeorm';
+import { notDeleted } from '../soft-delete';
 import { WebhookEndpoint } from '../entities';
 import { managerOf, type Db, type Executor } from '../db';
 import type { WebhookApiName } from '../../domain/webhooks/api-names';
@@ -35,7 +36,7 @@ export async function insertEndpoint(
 ): Promise<EndpointRecord | null> {
   return db.transaction(async (m) => {
     await lockWorkspace(m, e.workspaceId);
-    const live = await m.count(WebhookEndpoint, { where: { workspaceId: e.workspaceId, deletedAt: IsNull() } });
+    const live = await m.count(WebhookEndpoint, { where: { workspaceId: e.workspaceId, ...notDeleted } });
     if (live >= max) return null;
     await m.insert(WebhookEndpoint, e);
     return m.findOne(WebhookEndpoint, { select: SHOWN, where: { id: e.id } });
@@ -44,13 +45,13 @@ export async function insertEndpoint(
 
 /** A live (not deleted) endpoint by id. */
 export async function findEndpoint(executor: Executor, id: string): Promise<EndpointRecord | null> {
-  return managerOf(executor).findOne(WebhookEndpoint, { select: SHOWN, where: { id, deletedAt: IsNull() } });
+  return managerOf(executor).findOne(WebhookEndpoint, { select: SHOWN, where: { id, ...notDeleted } });
 }
 
 export async function listEndpoints(executor: Executor, workspaceId: string): Promise<EndpointRecord[]> {
   return managerOf(executor).find(WebhookEndpoint, {
     select: SHOWN,
-    where: { workspaceId, deletedAt: IsNull() },
+    where: { workspaceId, ...notDeleted },
     order: { createdAt: 'ASC', id: 'ASC' },
   });
 }
@@ -59,7 +60,7 @@ export async function listEndpoints(executor: Executor, workspaceId: string): Pr
 export async function liveEndpointsOf(executor: Executor, workspaceIds: string[]) {
   return managerOf(executor).find(WebhookEndpoint, {
     select: { id: true, workspaceId: true, events: true, active: true, api: true },
-    where: { workspaceId: In(workspaceIds), deletedAt: IsNull() },
+    where: { workspaceId: In(workspaceIds), ...notDeleted },
   });
 }
 
@@ -81,7 +82,7 @@ export async function updateEndpoint(executor: Executor, id: string, change: End
       : change.active
         ? { pausedAt: null, pausedReason: null }
         : { pausedAt: () => 'COALESCE(paused_at, now())', pausedReason: () => "COALESCE(paused_reason, 'manual')" };
-  const { affected } = await m.update(WebhookEndpoint, { id, deletedAt: IsNull() }, { ...given, ...pause, updatedAt: () => 'now()' });
+  const { affected } = await m.update(WebhookEndpoint, { id, ...notDeleted }, { ...given, ...pause, updatedAt: () => 'now()' });
   return affected ? findEndpoint(m, id) : null;
 }
 
@@ -89,7 +90,7 @@ export async function updateEndpoint(executor: Executor, id: string, change: End
 export async function deleteEndpoint(executor: Executor, id: string): Promise<boolean> {
   const { affected } = await managerOf(executor).update(
     WebhookEndpoint,
-    { id, deletedAt: IsNull() },
+    { id, ...notDeleted },
     { deletedAt: () => 'now()', updatedAt: () => 'now()' },
   );
   return affected === 1;
@@ -102,7 +103,7 @@ export type PausableEndpoint = Pick<WebhookEndpoint, 'id' | 'workspaceId' | 'url
 export async function lockActiveEndpoint(executor: Executor, endpointId: string): Promise<PausableEndpoint | null> {
   return managerOf(executor).findOne(WebhookEndpoint, {
     select: { id: true, workspaceId: true, url: true, description: true, api: true },
-    where: { id: endpointId, active: true, deletedAt: IsNull() },
+    where: { id: endpointId, active: true, ...notDeleted },
     lock: { mode: 'pessimistic_write' },
   });
 }
