@@ -21,6 +21,7 @@ import { PushCampaigns1732200000010 } from './migrations/1732200000010-PushCampa
 import { EventTriggers1732200000020 } from './migrations/1732200000020-EventTriggers';
 import { TriggerBatches1732200000030 } from './migrations/1732200000030-TriggerBatches';
 import { TrialOnboarding1732210000001 } from './migrations/1732210000001-TrialOnboarding';
+import { WebhookApis1732220000001 } from './migrations/1732220000001-WebhookApis';
 
 // Schema changes only ever come from the hand-written migrations listed here;
 // `synchronize` stays off so TypeORM never alters a table by itself.
@@ -41,6 +42,7 @@ export const MIGRATIONS = [
   EventTriggers1732200000020,
   TriggerBatches1732200000030,
   TrialOnboarding1732210000001,
+  WebhookApis1732220000001,
 ];
 
 /** The node-postgres pool TypeORM built for each DataSource (set by `initialize()`). */

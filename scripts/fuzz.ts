@@ -119,7 +119,7 @@ async function main(): Promise<number> {
       'push-devices-register=1000000,push-event-fire=1000000,push-notifications-send=1000000,push-trial-ip=1000000',
     DEMO_CREDENTIALS_FILE: join(tmp, 'credentials.json'),
   };
-  for (const k of Object.keys(env)) if (k.startsWith('TRIAGE_OPENAI_') || k === 'SMTP_URL') delete env[k];
+  for (const k of Object.keys(env)) if (k.startsWith('TRIAGE_OPENAI_') || k.startsWith('POSTMARK_') || k === 'SMTP_URL') delete env[k]; // no mail leaves the machine
   Object.assign(process.env, env);
   for (const k of Object.keys(process.env)) if (!(k in env)) delete process.env[k];
 

@@ -1,10 +1,11 @@
 // Registry entry of the `ticketing` task queue: the ticket lifecycle and the scheduled
 // retention purges (workflows/maintenance), which touch only our own storage. A ticket's
 // workflow starts from the workflow-start outbox (the API stores the row and its entry).
-import nodemailer from 'nodemailer';
 import { createMaintenanceActivities } from '../activities/maintenance';
 import { createTicketActivities } from '../activities/tickets';
 import { createTriager } from '../activities/triage/triager';
+import { createEmailChain } from '../lib/email/chain';
+import { logger } from '../lib/logger';
 import { TICKETING_QUEUE } from '../workflows/ticket/contract';
 import type { QueueEntry } from './queue-entry';
 import { ensureSchedules } from './schedules';
@@ -21,12 +22,12 @@ export const ticketingQueue: QueueEntry = {
     'purgeIdempotencyKeysWorkflow',
   ],
   activities({ config, db }) {
-    const transport = config.smtpUrl ? nodemailer.createTransport(config.smtpUrl) : null;
     return {
       ...createTicketActivities({
         db,
         triager: createTriager({ openai: config.triageOpenAi }),
-        mailer: { transport, from: config.mailFrom },
+        // resolution notifications go through the email chain (Postmark, SMTP, a log line)
+        mailer: createEmailChain({ config, logger }),
       }),
       ...createMaintenanceActivities({ db }),
     };

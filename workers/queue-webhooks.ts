@@ -1,10 +1,11 @@
 // Registry entry of the `webhooks` task queue: webhook delivery batches and manual
 // deliveries, with the outbox dispatcher that starts the batches running beside it.
-import nodemailer from 'nodemailer';
 import { createWebhookActivities } from '../activities/webhooks/deliver';
 import { createPauseActivities } from '../activities/webhooks/pause';
 import { createSafeHttpAgent, createSafeHttpsAgent } from '../lib/webhooks/safe-agent';
 import { masterKey } from '../lib/crypto/master-key';
+import { createEmailChain } from '../lib/email/chain';
+import { logger } from '../lib/logger';
 import { WEBHOOKS_QUEUE } from '../workflows/webhook-delivery/contract';
 import type { QueueEntry } from './queue-entry';
 import { createWebhookDispatcher } from './webhook-dispatcher';
@@ -20,10 +21,10 @@ export const webhooksQueue: QueueEntry = {
       http: createSafeHttpAgent({ allowLoopback, keepAlive: true }),
       https: createSafeHttpsAgent({ allowLoopback, keepAlive: true }),
     };
-    const mailer = { transport: config.smtpUrl ? nodemailer.createTransport(config.smtpUrl) : null, from: config.mailFrom };
     return {
       ...createWebhookActivities({ db, secretKey: masterKey(config), agents }),
-      ...createPauseActivities({ db, mailer }),
+      // the pause email goes through the email chain (Postmark, SMTP; none: paused without email)
+      ...createPauseActivities({ db, mailer: createEmailChain({ config, logger }) }),
     };
   },
   // attempts run as local activities, up to one per delivery of a batch at once, mostly

@@ -1,7 +1,8 @@
 // The outbox dispatcher: runs beside the `webhooks` worker and turns committed events into
-// webhook deliveries, one batch workflow per claim (whatever committed since the last
-// one). A NOTIFY from the events table (migration WebhookDispatch) wakes it the moment an
-// event commits; a slow poll covers a lost notification or connection.
+// webhook deliveries, one batch workflow per claim and webhook API (whatever committed
+// since the last one), on the schedule of that API (domain/webhooks/apis.ts). A NOTIFY
+// from the events table (migration WebhookDispatch) wakes it the moment an event commits;
+// a slow poll covers a lost notification or connection.
 // Workflow starts are deduplicated by id (startOnce), so several dispatchers, a restart
 // between claim and start, or a reclaim never start a batch twice.
 import type { Client } from '@temporalio/client';
@@ -11,14 +12,8 @@ import { claimEvents, type ClaimedBatch } from '../domain/webhooks/claim-events'
 import type { Logger } from '../lib/logger';
 import { startOnce } from '../lib/temporal/start-once';
 import { createOutboxDispatcher, type Dispatcher } from './outbox-dispatcher';
-import { TICKETING_RETRY_SCHEDULE } from '../domain/webhooks/retry-schedules';
-import {
-  WEBHOOK_BATCH_WORKFLOW_TYPE,
-  WEBHOOKS_QUEUE,
-  webhookBatchWorkflowId,
-  type RetrySchedule,
-  type WebhookBatchInput,
-} from '../workflows/webhook-delivery/contract';
+import { webhookApi, type WebhookApis } from '../domain/webhooks/apis';
+import { WEBHOOK_BATCH_WORKFLOW_TYPE, WEBHOOKS_QUEUE, webhookBatchWorkflowId, type WebhookBatchInput } from '../workflows/webhook-delivery/contract';
 
 export interface DispatcherOptions {
   db: Db;
@@ -31,8 +26,8 @@ export interface DispatcherOptions {
    * (docs/webhooks.md, "Batch size and history").
    */
   batchSize?: number;
-  /** the schedule every delivery of these batches follows; default the ticketing spec's */
-  schedule?: RetrySchedule;
+  /** the webhook APIs, whose schedules the batches follow (default WEBHOOK_APIS) */
+  apis?: WebhookApis;
   /** fallback poll when no notification arrives */
   pollIntervalMs?: number;
   /** a claim older than this without a dispatch is taken up again */
@@ -45,12 +40,12 @@ export function createWebhookDispatcher(opts: DispatcherOptions): Dispatcher {
   const { db, client, logger } = opts;
   const taskQueue = opts.taskQueue ?? WEBHOOKS_QUEUE;
   const batchSize = opts.batchSize ?? 50;
-  const schedule = opts.schedule ?? TICKETING_RETRY_SCHEDULE;
   const pollIntervalMs = opts.pollIntervalMs ?? 1000;
   const reclaimAfterMs = opts.reclaimAfterMs ?? 30_000;
 
   async function start(batch: ClaimedBatch): Promise<void> {
-    const input: WebhookBatchInput = { batchId: batch.batchId, deliveryIds: batch.deliveryIds, schedule };
+    // the schedule travels in the input as data: the workflow holds none of its own
+    const input: WebhookBatchInput = { batchId: batch.batchId, deliveryIds: batch.deliveryIds, schedule: webhookApi(batch.api, opts.apis).schedule };
     await startOnce(client, WEBHOOK_BATCH_WORKFLOW_TYPE, {
       taskQueue,
       workflowId: webhookBatchWorkflowId(batch.batchId),
@@ -65,7 +60,7 @@ export function createWebhookDispatcher(opts: DispatcherOptions): Dispatcher {
     channel: 'events_outbox',
     name: 'webhook',
     pollIntervalMs,
-    claim: () => claimEvents(db, { limit: batchSize, reclaimAfterMs }),
+    claim: () => claimEvents(db, { limit: batchSize, reclaimAfterMs, apis: opts.apis }),
     start,
     settle: (started) => markDispatched(db, started.map((b) => b.batchId)),
   });

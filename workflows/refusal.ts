@@ -6,7 +6,12 @@ import { DomainError, fromRefusal, toRefusal, type DomainErrorKind } from '../do
 
 /** A non-retryable failure that the API answers as DomainError(kind, code, message, details). */
 export function refusal(kind: DomainErrorKind, code: string, message: string, details: Record<string, unknown> = {}): ApplicationFailure {
-  return ApplicationFailure.create({ ...toRefusal(new DomainError(kind, code, message, details)), nonRetryable: true });
+  return asRefusal(new DomainError(kind, code, message, details));
+}
+
+/** A domain command's refusal thrown from workflow code (the same DomainError the API answers). */
+export function asRefusal(err: DomainError): ApplicationFailure {
+  return ApplicationFailure.create({ ...toRefusal(err), nonRetryable: true });
 }
 
 /** Whether `err` is a domain refusal (made here or by an activity), and not our side failing. */

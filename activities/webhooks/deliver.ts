@@ -10,6 +10,7 @@ import { postOnce } from './post';
 import { safeAgentFor } from '../../lib/webhooks/safe-agent';
 import { decryptSecret, SecretBoxError } from '../../lib/crypto/secret-box';
 import { deliveryHeaders } from '../../lib/webhooks/signing';
+import { webhookApi, type WebhookApis } from '../../domain/webhooks/apis';
 
 export interface WebhookActivityDeps {
   db: Db;
@@ -18,6 +19,8 @@ export interface WebhookActivityDeps {
   /** SSRF-safe agents (lib/webhooks/safe-agent.ts) */
   agents: { http: http.Agent; https: https.Agent };
   receiverTimeoutMs?: number;
+  /** the webhook APIs, whose signature headers each endpoint's attempts carry (default WEBHOOK_APIS) */
+  apis?: WebhookApis;
 }
 
 /**
@@ -57,7 +60,10 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
           : await postOnce(
               d.url,
               d.body,
-              deliveryHeaders({ id: deliveryId, timestampSeconds: Math.floor(startedAt.getTime() / 1000), body: d.body, secret }),
+              deliveryHeaders(
+                { id: deliveryId, timestampSeconds: Math.floor(startedAt.getTime() / 1000), body: d.body, secret },
+                webhookApi(d.api, deps.apis).signatures,
+              ),
               safeAgentFor(d.url, deps.agents),
               timeoutMs,
             );

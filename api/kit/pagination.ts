@@ -1,5 +1,5 @@
-// One pagination module for every API: the opaque keyset cursor (ticket lists, delivery
-// logs) and page/pageSize paging answered as { items, total, page, pageSize, totalPages }
+// One pagination module for every API: the opaque keyset cursor and its page of
+// `limit + 1` rows (ticket lists, delivery logs), and page/pageSize paging answered as { items, total, page, pageSize, totalPages }
 // (the push spec's lists: devices, campaigns, trial requests).
 import { errors } from './errors';
 import { z } from '../zod';
@@ -25,6 +25,24 @@ export function decodeCursor<T>(raw: string, valid: (c: any) => c is T, message:
   }
   if (!ok) throw errors.validation(message, { cursor: [message] });
   return c as T;
+}
+
+/** One keyset page: the rows shown, whether more follow, and the cursor that continues after them. */
+export interface CursorPage<R> {
+  rows: R[];
+  hasMore: boolean;
+  nextCursor: string | null;
+}
+
+/**
+ * The page from `limit + 1` rows read in list order (the extra row only tells that more
+ * follow; it is never shown): the first `limit`, and `cursorAfter(last shown)` as the
+ * next cursor when more follow, else null.
+ */
+export function cursorPage<R>(rows: R[], limit: number, cursorAfter: (last: R) => string): CursorPage<R> {
+  const hasMore = rows.length > limit;
+  const shown = hasMore ? rows.slice(0, limit) : rows;
+  return { rows: shown, hasMore, nextCursor: hasMore ? cursorAfter(shown[shown.length - 1]) : null };
 }
 
 export const DEFAULT_PAGE_SIZE = 20;

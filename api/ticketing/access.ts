@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import { errors } from './errors';
 import type { AppDeps } from '../deps';
 import { findWorkspaceAccess } from '../../db/repositories/workspaces';
+import { allowedUnless } from '../kit/visible-row';
 
 export const SCOPES = [
   'tickets:read',
@@ -79,6 +80,18 @@ export async function requireWorkspace(ctx: Context, deps: AppDeps, workspaceId:
     throw errors.forbidden(`This API key has no access to workspace '${workspaceId}'`);
   }
   return ws;
+}
+
+/**
+ * For resources addressed by their own id (tickets, players, agents, webhook endpoints):
+ * whether the caller may use the workspace the resource lives in, for `visibleRow`
+ * (api/kit/visible-row.ts). Those routes answer 404 instead of 403 so an id from another
+ * workspace or organization is indistinguishable from a missing one (no existence leak);
+ * routes that name the workspace keep the spec's 403. Only the 403 is a "no": the
+ * workspace lookup failing (PostgreSQL away) is thrown on and answered 503.
+ */
+export function canUseWorkspace(ctx: Context, deps: AppDeps, workspaceId: string): Promise<boolean> {
+  return allowedUnless(403, () => requireWorkspace(ctx, deps, workspaceId));
 }
 
 /** The workspace a request acts in: explicit, or inferred from a workspace-bound key. */

@@ -200,7 +200,7 @@ export function appEnv(u: Urls): NodeJS.ProcessEnv {
     RATE_LIMITS: 'starter=1000000,growth=1000000,scale=1000000',
   };
   // nothing leaves the machine: no LLM triage endpoint, no SMTP
-  for (const k of Object.keys(env)) if (k.startsWith('TRIAGE_OPENAI_') || k === 'SMTP_URL') delete env[k];
+  for (const k of Object.keys(env)) if (k.startsWith('TRIAGE_OPENAI_') || k.startsWith('POSTMARK_') || k === 'SMTP_URL') delete env[k]; // no mail leaves the machine
   return env;
 }
 

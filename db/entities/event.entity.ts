@@ -1,4 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn, Unique } from 'typeorm';
+import type { WebhookApiName } from '../../domain/webhooks/api-names';
 
 /**
  * The outbox of domain events, written in the same transaction as the change that caused
@@ -44,6 +45,10 @@ export class Event {
   /** their batch workflow is started (or there were none) */
   @Column({ name: 'dispatched_at', type: 'timestamptz', nullable: true })
   dispatchedAt!: Date | null;
+
+  /** the webhook API it is for: it goes to that API's endpoints only (domain/webhooks/claim-events.ts) */
+  @Column({ type: 'text', default: 'ticketing' })
+  api!: WebhookApiName;
 
   /** the claim that took it: one `webhook-batch/<batch id>` workflow per claim */
   @Column({ name: 'batch_id', type: 'text', nullable: true })

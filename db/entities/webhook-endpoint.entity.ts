@@ -1,4 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import type { WebhookApiName } from '../../domain/webhooks/api-names';
 import { Workspace } from './workspace.entity';
 
 /** A registered webhook receiver; soft-deleted so its delivery log keeps its foreign key. */
@@ -43,6 +44,10 @@ export class WebhookEndpoint {
   /** since when it is paused; null while active */
   @Column({ name: 'paused_at', type: 'timestamptz', nullable: true })
   pausedAt!: Date | null;
+
+  /** the webhook API it belongs to (domain/webhooks/apis.ts): its schedule, envelope and signatures */
+  @Column({ type: 'text', default: 'ticketing' })
+  api!: WebhookApiName;
 
   /** why: 'manual' (active=false by hand) or 'delivery_failed' (a schedule's pause-endpoint step) */
   @Column({ name: 'paused_reason', type: 'text', nullable: true })

@@ -1,6 +1,7 @@
 // events: the outbox of domain events. Every change that announces itself appends here
 // in its own transaction (recordEvent, the only writer); the webhook dispatcher claims
 // what has committed (SKIP LOCKED, SQL through the query API) and marks it dispatched.
+import { DEFAULT_WEBHOOK_API, type WebhookApiName } from '../../domain/webhooks/api-names';
 import { newId } from '../../lib/ids';
 import { sql, type Executor } from '../db';
 
@@ -23,15 +24,17 @@ export interface NewEvent {
   at: string | Date;
   /** from the workflow step or the entity: a retried write records its event once */
   dedupeKey: string;
+  /** the webhook API whose endpoints it goes to; default 'ticketing' */
+  api?: WebhookApiName;
 }
 
 /** Appends to the outbox inside the caller's transaction; a second event with the same dedupeKey is dropped. */
 export async function recordEvent(executor: Executor, e: NewEvent): Promise<void> {
   await sql(
     executor,
-    `INSERT INTO events (id, workspace_id, type, subject_id, data, occurred_at, dedupe_key)
-     VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (dedupe_key) DO NOTHING`,
-    [e.id ?? newId('evt'), e.workspaceId, e.type, e.subjectId, JSON.stringify(e.data), e.at, e.dedupeKey],
+    `INSERT INTO events (id, workspace_id, type, subject_id, data, occurred_at, dedupe_key, api)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (dedupe_key) DO NOTHING`,
+    [e.id ?? newId('evt'), e.workspaceId, e.type, e.subjectId, JSON.stringify(e.data), e.at, e.dedupeKey, e.api ?? DEFAULT_WEBHOOK_API],
   );
 }
 
@@ -43,6 +46,8 @@ export interface OutboxEvent {
   occurred_at: Date;
   claimed_at: Date | null;
   batch_id: string | null;
+  /** the webhook API whose endpoints it goes to */
+  api: string;
 }
 
 /**
@@ -53,7 +58,7 @@ export interface OutboxEvent {
 export async function lockUndispatchedEvents(executor: Executor, limit: number, reclaimAfterMs: number): Promise<OutboxEvent[]> {
   const { rows } = await sql<OutboxEvent>(
     executor,
-    `SELECT id, workspace_id, type, data, occurred_at, claimed_at, batch_id FROM events
+    `SELECT id, workspace_id, type, data, occurred_at, claimed_at, batch_id, api FROM events
       WHERE dispatched_at IS NULL
         AND (claimed_at IS NULL OR claimed_at < now() - make_interval(secs => $2::double precision / 1000))
       ORDER BY occurred_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`,
@@ -72,15 +77,20 @@ export async function markClaimed(executor: Executor, eventIds: string[]): Promi
   await sql(executor, `UPDATE events SET claimed_at = now(), batch_id = COALESCE(batch_id, id) WHERE id = ANY($1::text[])`, [eventIds]);
 }
 
-/** Per undispatched batch: its pending (non-synthetic) delivery ids and its event count. */
-export async function undispatchedBatches(
-  executor: Executor,
-  batchIds: string[],
-): Promise<Array<{ batch_id: string; ids: string[] | null; events: number }>> {
-  const { rows } = await sql<{ batch_id: string; ids: string[] | null; events: number }>(
+export interface UndispatchedBatch {
+  batch_id: string;
+  ids: string[] | null;
+  events: number;
+  /** the webhook API of its events (a batch holds events of one API) */
+  api: string;
+}
+
+/** Per undispatched batch: its pending (non-synthetic) delivery ids, its event count and its API. */
+export async function undispatchedBatches(executor: Executor, batchIds: string[]): Promise<UndispatchedBatch[]> {
+  const { rows } = await sql<UndispatchedBatch>(
     executor,
     `SELECT e.batch_id, array_agg(d.id ORDER BY d.id) FILTER (WHERE d.status = 'pending' AND NOT d.synthetic) AS ids,
-            count(DISTINCT e.id)::int AS events
+            count(DISTINCT e.id)::int AS events, min(e.api) AS api
        FROM events e LEFT JOIN webhook_deliveries d ON d.event_id = e.id
       WHERE e.batch_id = ANY($1::text[]) AND e.dispatched_at IS NULL
       GROUP BY e.batch_id`,

@@ -3,10 +3,10 @@
 // served by an index of the Initial migration (players PK, UNIQUE (workspace_id,
 // player_id), tickets_player). Erased rows stay (tickets reference them by id until
 // anonymised) but every read here skips them, so an erased profile reads as absent.
-import { IsNull } from 'typeorm';
 import { Player, Ticket } from '../entities';
 import type { PlayerRow } from '../../domain/players/types';
 import { managerOf, sql, type Executor, type SqlExecutor } from '../db';
+import { liveRow, notErased } from '../soft-delete';
 
 export type TicketStatusFilter = 'open' | 'in_progress' | 'resolved' | 'closed' | 'all';
 
@@ -14,13 +14,15 @@ export type PlayerTicketRow = Pick<Ticket, 'id' | 'title' | 'status' | 'createdA
 
 const COLUMNS = `p.id, p.workspace_id, p.player_id, p.display_name, p.email, p.metadata,
   p.first_seen_at, p.last_seen_at, p.erased_at`;
+/** An erased player keeps its row (its tickets point at it) and is absent for every read. */
+const LIVE = liveRow('p', 'erased_at');
 // tickets_player (player_ref, created_at DESC) makes this an index-only count
 const TICKET_COUNT = `(SELECT count(*)::int FROM tickets t WHERE t.player_ref = p.id) AS ticket_count`;
 
 /** A live (not erased) player by internal `kpl_` id, with ticketCount; any workspace. */
 export async function findPlayer(executor: SqlExecutor, id: string): Promise<PlayerRow | null> {
   const { rows } = await sql<PlayerRow>(executor, 
-    `SELECT ${COLUMNS}, ${TICKET_COUNT} FROM players p WHERE p.id = $1 AND p.erased_at IS NULL`,
+    `SELECT ${COLUMNS}, ${TICKET_COUNT} FROM players p WHERE p.id = $1 AND ${LIVE}`,
     [id],
   );
   return rows[0] ?? null;
@@ -30,7 +32,7 @@ export async function findPlayer(executor: SqlExecutor, id: string): Promise<Pla
 export async function lookupPlayer(executor: Executor, workspaceId: string, playerId: string): Promise<PlayerRow | null> {
   const { rows } = await sql<PlayerRow>(executor, 
     `SELECT ${COLUMNS}, ${TICKET_COUNT} FROM players p
-      WHERE p.workspace_id = $1 AND p.player_id = $2 AND p.erased_at IS NULL`,
+      WHERE p.workspace_id = $1 AND p.player_id = $2 AND ${LIVE}`,
     [workspaceId, playerId],
   );
   return rows[0] ?? null;
@@ -44,7 +46,7 @@ export async function lookupPlayer(executor: Executor, workspaceId: string, play
 export async function findPlayerByRef(executor: Executor, workspaceId: string, ref: string): Promise<PlayerRow | null> {
   const { rows } = await sql<PlayerRow>(executor, 
     `SELECT ${COLUMNS} FROM players p
-      WHERE p.workspace_id = $1 AND p.erased_at IS NULL AND (p.id = $2 OR p.player_id = $2)
+      WHERE p.workspace_id = $1 AND ${LIVE} AND (p.id = $2 OR p.player_id = $2)
       ORDER BY (p.id = $2) DESC LIMIT 1`,
     [workspaceId, ref],
   );
@@ -81,7 +83,7 @@ export async function upsertPlayerRow(
        email        = CASE WHEN $8::boolean THEN EXCLUDED.email ELSE p.email END,
        metadata     = CASE WHEN $9::boolean THEN EXCLUDED.metadata ELSE p.metadata END,
        last_seen_at = GREATEST(p.last_seen_at, now())
-     WHERE p.erased_at IS NULL
+     WHERE ${LIVE}
      RETURNING ${COLUMNS}, (p.xmax = 0) AS inserted`,
     [
       input.id,
@@ -123,7 +125,7 @@ export async function listPlayerTickets(
 export async function lockLivePlayer(executor: Executor, id: string): Promise<Pick<Player, 'workspaceId' | 'playerId'> | null> {
   return managerOf(executor).findOne(Player, {
     select: { id: true, workspaceId: true, playerId: true },
-    where: { id, erasedAt: IsNull() },
+    where: { id, ...notErased },
     lock: { mode: 'pessimistic_write' },
   });
 }

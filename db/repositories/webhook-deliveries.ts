@@ -178,6 +178,8 @@ export async function putLoggedDelivery(executor: Executor, d: LoggedDelivery): 
 export interface DeliveryToAttempt {
   body: string;
   endpoint_id: string;
+  /** the endpoint's webhook API: which signature headers the attempt carries */
+  api: string;
   url: string;
   active: boolean;
   deleted_at: Date | null;
@@ -189,7 +191,7 @@ export interface DeliveryToAttempt {
 export async function deliveryToAttempt(executor: Executor, deliveryId: string, attempt: number): Promise<DeliveryToAttempt | null> {
   const { rows } = await sql<DeliveryToAttempt>(
     executor,
-    `SELECT d.body, d.endpoint_id, e.url, e.active, e.deleted_at, e.secret_box,
+    `SELECT d.body, d.endpoint_id, e.api, e.url, e.active, e.deleted_at, e.secret_box,
             a.started_at AS recorded_at, a.error AS recorded_error
        FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
        LEFT JOIN webhook_attempts a ON a.delivery_id = d.id AND a.attempt = $2

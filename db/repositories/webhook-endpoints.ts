@@ -1,17 +1,21 @@
 // webhook_endpoints. secret_box is written once at creation; only the delivery reads it
 // (webhook-deliveries.ts, deliveryToAttempt).
-import { In, IsNull } from 'typeorm';
+import { In } from 'typeorm';
+import { notDeleted } from '../soft-delete';
 import { WebhookEndpoint } from '../entities';
 import { managerOf, type Db, type Executor } from '../db';
+import type { WebhookApiName } from '../../domain/webhooks/api-names';
 import { lockWorkspace } from './workspaces';
 
 /** An endpoint as the API shows it: everything but the secret. */
 export type EndpointRecord = Omit<WebhookEndpoint, 'secretBox' | 'deletedAt' | 'workspace' | 'pausedAt' | 'pausedReason'>;
 
-const SHOWN = { id: true, workspaceId: true, url: true, events: true, description: true, active: true, createdAt: true, updatedAt: true } as const;
+const SHOWN = { id: true, workspaceId: true, url: true, events: true, description: true, active: true, createdAt: true, updatedAt: true, api: true } as const;
 
 export interface NewEndpoint {
   id: string;
+  /** default the column's, 'ticketing' */
+  api?: WebhookApiName;
   workspaceId: string;
   url: string;
   events: string[];
@@ -32,7 +36,7 @@ export async function insertEndpoint(
 ): Promise<EndpointRecord | null> {
   return db.transaction(async (m) => {
     await lockWorkspace(m, e.workspaceId);
-    const live = await m.count(WebhookEndpoint, { where: { workspaceId: e.workspaceId, deletedAt: IsNull() } });
+    const live = await m.count(WebhookEndpoint, { where: { workspaceId: e.workspaceId, ...notDeleted } });
     if (live >= max) return null;
     await m.insert(WebhookEndpoint, e);
     return m.findOne(WebhookEndpoint, { select: SHOWN, where: { id: e.id } });
@@ -41,13 +45,13 @@ export async function insertEndpoint(
 
 /** A live (not deleted) endpoint by id. */
 export async function findEndpoint(executor: Executor, id: string): Promise<EndpointRecord | null> {
-  return managerOf(executor).findOne(WebhookEndpoint, { select: SHOWN, where: { id, deletedAt: IsNull() } });
+  return managerOf(executor).findOne(WebhookEndpoint, { select: SHOWN, where: { id, ...notDeleted } });
 }
 
 export async function listEndpoints(executor: Executor, workspaceId: string): Promise<EndpointRecord[]> {
   return managerOf(executor).find(WebhookEndpoint, {
     select: SHOWN,
-    where: { workspaceId, deletedAt: IsNull() },
+    where: { workspaceId, ...notDeleted },
     order: { createdAt: 'ASC', id: 'ASC' },
   });
 }
@@ -55,8 +59,8 @@ export async function listEndpoints(executor: Executor, workspaceId: string): Pr
 /** The live endpoints of these workspaces, with what the fan-out needs to route events. */
 export async function liveEndpointsOf(executor: Executor, workspaceIds: string[]) {
   return managerOf(executor).find(WebhookEndpoint, {
-    select: { id: true, workspaceId: true, events: true, active: true },
-    where: { workspaceId: In(workspaceIds), deletedAt: IsNull() },
+    select: { id: true, workspaceId: true, events: true, active: true, api: true },
+    where: { workspaceId: In(workspaceIds), ...notDeleted },
   });
 }
 
@@ -78,7 +82,7 @@ export async function updateEndpoint(executor: Executor, id: string, change: End
       : change.active
         ? { pausedAt: null, pausedReason: null }
         : { pausedAt: () => 'COALESCE(paused_at, now())', pausedReason: () => "COALESCE(paused_reason, 'manual')" };
-  const { affected } = await m.update(WebhookEndpoint, { id, deletedAt: IsNull() }, { ...given, ...pause, updatedAt: () => 'now()' });
+  const { affected } = await m.update(WebhookEndpoint, { id, ...notDeleted }, { ...given, ...pause, updatedAt: () => 'now()' });
   return affected ? findEndpoint(m, id) : null;
 }
 
@@ -86,20 +90,20 @@ export async function updateEndpoint(executor: Executor, id: string, change: End
 export async function deleteEndpoint(executor: Executor, id: string): Promise<boolean> {
   const { affected } = await managerOf(executor).update(
     WebhookEndpoint,
-    { id, deletedAt: IsNull() },
+    { id, ...notDeleted },
     { deletedAt: () => 'now()', updatedAt: () => 'now()' },
   );
   return affected === 1;
 }
 
 /** An endpoint the pause step may pause, with what its email names. */
-export type PausableEndpoint = Pick<WebhookEndpoint, 'id' | 'workspaceId' | 'url' | 'description'>;
+export type PausableEndpoint = Pick<WebhookEndpoint, 'id' | 'workspaceId' | 'url' | 'description' | 'api'>;
 
 /** The endpoint, locked until the transaction ends, if it is active and not deleted. */
 export async function lockActiveEndpoint(executor: Executor, endpointId: string): Promise<PausableEndpoint | null> {
   return managerOf(executor).findOne(WebhookEndpoint, {
-    select: { id: true, workspaceId: true, url: true, description: true },
-    where: { id: endpointId, active: true, deletedAt: IsNull() },
+    select: { id: true, workspaceId: true, url: true, description: true, api: true },
+    where: { id: endpointId, active: true, ...notDeleted },
     lock: { mode: 'pessimistic_write' },
   });
 }

@@ -3,7 +3,7 @@
 // quota with its Retry-After); the codes are also the Temporal failure types.
 import { DomainError } from '../errors';
 
-export const ticketNotFound = (ticketId: string) => new DomainError('not_found', 'ticket_not_found', `Ticket ${ticketId} does not exist`);
+export const ticketNotFound = (ticketId: string) => new DomainError('not_found', 'ticket_not_found', `No ticket with id '${ticketId}' in this workspace`);
 
 /** A lifecycle step applied out of order: the row is at `at`, the step expects `expected`. */
 export const versionConflict = (ticketId: string, at: number, expected: number) =>

@@ -22,7 +22,17 @@ const brief = (s: string) => s.replace(/\s+/g, ' ').trim().slice(0, 200);
 export function createPostmarkClient(o: PostmarkOptions) {
   return {
     async send(m: EmailMessage): Promise<PostmarkAccepted> {
-      const body = { From: o.from, To: m.to, Subject: m.subject, TextBody: m.text, HtmlBody: m.html, Tag: m.tag, MessageStream: o.messageStream };
+      const body = {
+        From: o.from,
+        // Postmark takes several recipients as one comma-separated string
+        To: Array.isArray(m.to) ? m.to.join(', ') : m.to,
+        Subject: m.subject,
+        TextBody: m.text,
+        HtmlBody: m.html,
+        Tag: m.tag,
+        MessageStream: o.messageStream,
+        ...(m.headers && { Headers: Object.entries(m.headers).map(([Name, Value]) => ({ Name, Value })) }),
+      };
       let res: Response;
       let text: string;
       try {

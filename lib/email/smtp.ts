@@ -19,7 +19,8 @@ export function createSmtpClient(o: SmtpOptions) {
   return {
     async send(m: EmailMessage): Promise<{ messageId: string | null }> {
       try {
-        const info = await transport.sendMail({ from: o.from, to: m.to, subject: m.subject, text: m.text, html: m.html, headers: { 'X-Mail-Tag': m.tag } });
+        const headers = { ...m.headers, 'X-Mail-Tag': m.tag };
+        const info = await transport.sendMail({ from: o.from, to: m.to, subject: m.subject, text: m.text, html: m.html, headers });
         return { messageId: info.messageId || null };
       } catch (err: any) {
         const reason = err?.code ? `${err.code} ${err.message}` : String(err?.message ?? err);

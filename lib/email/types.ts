@@ -4,7 +4,8 @@
 // same attempt; the outcome says who took the message and what failed before it.
 
 export interface EmailMessage {
-  to: string;
+  /** one address or several (one message to all of them) */
+  to: string | string[];
   subject: string;
   text: string;
   html?: string;
@@ -15,6 +16,8 @@ export interface EmailMessage {
    * developer can go on); in production the fallback logs only that mail was not sent.
    */
   logText?: string;
+  /** extra headers (`X-Ticket-Id`, …) that let a receiver or a test find the message */
+  headers?: Record<string, string>;
 }
 
 export type EmailProviderName = 'postmark' | 'smtp' | 'log';

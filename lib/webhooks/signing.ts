@@ -79,11 +79,19 @@ export function standardWebhookHeaders({ id, timestampSeconds, body, secret }: S
   };
 }
 
-/** Every signature header of one attempt. Compute per attempt: the timestamp must be fresh. */
-export function deliveryHeaders(input: StandardWebhookInput): Record<string, string> {
+/**
+ * The signature schemes a delivery can carry: `service-signature` (the x-service-signature
+ * header) and `standard-webhooks` (webhook-id / webhook-timestamp / webhook-signature).
+ * Which ones an API's deliveries carry is that API's data (domain/webhooks/apis.ts).
+ */
+export type SignatureScheme = 'service-signature' | 'standard-webhooks';
+export const SIGNATURE_SCHEMES: readonly SignatureScheme[] = Object.freeze(['service-signature', 'standard-webhooks'] as const);
+
+/** The headers of one attempt with the given schemes (default both). Compute per attempt: the timestamp must be fresh. */
+export function deliveryHeaders(input: StandardWebhookInput, schemes: readonly SignatureScheme[] = SIGNATURE_SCHEMES): Record<string, string> {
   return {
     'content-type': 'application/json',
-    [SERVICE_SIGNATURE_HEADER]: signBody(input.secret, input.body),
-    ...standardWebhookHeaders(input),
+    ...(schemes.includes('service-signature') ? { [SERVICE_SIGNATURE_HEADER]: signBody(input.secret, input.body) } : {}),
+    ...(schemes.includes('standard-webhooks') ? standardWebhookHeaders(input) : {}),
   };
 }

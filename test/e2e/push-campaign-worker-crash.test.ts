@@ -8,11 +8,10 @@
 // workflow id but on a task queue of this test, which only a start dispatcher of this test
 // and the two worker processes it starts poll, pushing to a sink in this process.
 import assert from 'node:assert/strict';
-import { campaignWorkflowStart } from '../../api/push/campaigns/gateway';
 import { createCampaign, sendCampaign } from '../../domain/push/campaign';
 import { createLogger } from '../../lib/logger';
 import { createWorkflowStartDispatcher } from '../../workers/workflow-start-dispatcher';
-import { campaignWorkflowId, type CampaignResult } from '../../workflows/campaign/contract';
+import { campaignWorkflowId, campaignWorkflowStart, type CampaignResult } from '../../workflows/campaign/contract';
 import { eventually } from '../support/eventually';
 import { insertManyDevices } from '../support/push-device-factories';
 import { pushTenant } from '../support/push-send';
@@ -36,7 +35,7 @@ describe('two push workers, one killed mid-campaign', () => {
     const campaign = await createCampaign(api.deps.db, {
       appId: tenant.appId, name: 'crash', title: 'Crash', body: 'test', imageUrl: null, deepLink: null, customData: {}, targetType: 'All', segmentId: null,
     });
-    await sendCampaign(api.deps.db, campaign.id, (c) => ({ ...campaignWorkflowStart(api.deps)(c), taskQueue: queue }));
+    await sendCampaign(api.deps.db, campaign.id, (c) => ({ ...campaignWorkflowStart(api.deps.config.temporalSearchAttributes)(c), taskQueue: queue }));
     const dispatcher = createWorkflowStartDispatcher({ db: api.deps.db, client, logger: createLogger(), taskQueue: queue });
     await dispatcher.start();
     const handle = client.workflow.getHandle(campaignWorkflowId(campaign.id));

@@ -14,12 +14,12 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { loadConfig } from '../../lib/config';
 import { createLogger } from '../../lib/logger';
 import { createCampaignActivities } from '../../activities/push/campaign';
-import { campaignWorkflowStart, cancel, schedule } from '../../api/push/campaigns/gateway';
+import { cancel, schedule } from '../../api/push/campaigns/gateway';
 import { createCampaign as createDraft, scheduleDraft } from '../../domain/push/campaign';
 import { findCampaign } from '../../db/repositories/push-campaigns';
 import { countPendingWorkflowStarts } from '../../db/repositories/workflow-starts';
 import { createWorkflowStartDispatcher } from '../../workers/workflow-start-dispatcher';
-import { campaignWorkflowId, type CampaignActivities, type CampaignInput } from '../../workflows/campaign/contract';
+import { campaignWorkflowId, campaignWorkflowStart, type CampaignActivities, type CampaignInput } from '../../workflows/campaign/contract';
 import { PAGES_PER_RUN, PUSH_PAGE_SIZE } from '../../workflows/campaign/campaign.logic';
 import { workflowBundle } from '../support/temporal';
 
@@ -149,7 +149,7 @@ describe('changes before the start dispatcher started the workflow', () => {
     });
     await worker.runUntil(async () => {
       const draft = await createDraft(db, { appId: tenant.appId, name: 'uws', title: 't', body: 'b', imageUrl: null, deepLink: null, customData: {}, targetType: 'All', segmentId: null });
-      const workflowOf = (c: Parameters<ReturnType<typeof campaignWorkflowStart>>[0]) => ({ ...campaignWorkflowStart(api.deps)(c), taskQueue });
+      const workflowOf = (c: Parameters<ReturnType<typeof campaignWorkflowStart>>[0]) => ({ ...campaignWorkflowStart(api.deps.config.temporalSearchAttributes)(c), taskQueue });
       const scheduled = await scheduleDraft(db, draft.id, new Date(Date.now() + 86_400_000), new Date(), workflowOf);
       assert.equal(await countPendingWorkflowStarts(db, taskQueue), 1);
       const handle = api.deps.temporal.workflow.getHandle(campaignWorkflowId(draft.id));

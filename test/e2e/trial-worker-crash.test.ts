@@ -23,15 +23,14 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { trialRequestWorkflowStart } from '../../api/push/trial-requests/gateway';
-import { updateEntityWorkflow } from '../../api/kit/entity-update';
+import { updateWorkflow } from '../../api/kit/workflow-update';
 import { makePushSuperAdmin } from '../../db/repositories/push-demo';
 import { registerPushAccount } from '../../domain/auth/register-push-account';
 import { submitTrialRequest } from '../../domain/onboarding/submit-trial-request';
 import { createLogger } from '../../lib/logger';
 import { hashSetupToken } from '../../lib/setup-tokens';
 import { createWorkflowStartDispatcher } from '../../workers/workflow-start-dispatcher';
-import { approveUpdate, TRIAL_REQUEST_WORKFLOW_TYPE, trialRequestWorkflowId, type ApproveReply } from '../../workflows/trial-request/contract';
+import { approveUpdate, trialRequestWorkflowId, trialRequestWorkflowStart, type ApproveReply } from '../../workflows/trial-request/contract';
 import { eventually } from '../support/eventually';
 import { startFakePostmark, type PostmarkRequest } from '../support/fake-postmark';
 import { usePushCrashStack } from '../support/push-crash-stack';
@@ -72,7 +71,7 @@ describe('two onboarding workers, one killed while setup emails are in flight', 
           email: `owner-${n}-${run}@crash.example`, fullName: `Owner ${n}`, companyName: `Crash ${n}`, website: 'https://crash.example',
           useCase: 'crash test', expectedMonthlyNotifications: 1000, requestedPlanSlug: 'growth',
         },
-        (id) => ({ ...trialRequestWorkflowStart(api.deps)(id), taskQueue: queue }),
+        (id) => ({ ...trialRequestWorkflowStart(api.deps.config.temporalSearchAttributes)(id), taskQueue: queue }),
       );
       ids.push(request.id);
     }
@@ -88,13 +87,15 @@ describe('two onboarding workers, one killed while setup emails are in flight', 
       const approvals = (async () => {
         const replies: ApproveReply[] = [];
         for (const id of ids) {
-          replies.push(await updateEntityWorkflow(api.deps, {
+          replies.push(await updateWorkflow(api.deps, {
             workflowId: trialRequestWorkflowId(id),
-            workflowType: TRIAL_REQUEST_WORKFLOW_TYPE,
             update: approveUpdate,
             args: [{ planSlug: 'growth', trialDays: 14, adminNotes: null, actorId: operator.user.id }],
             // a provisioning in flight in the killed worker is retried after its 30 s time-out
             deadlineMs: 120_000,
+            onEnded: async () => {
+              throw new Error(`the workflow of trial request ${id} ended before its approval`);
+            },
           }));
         }
         return replies;

@@ -41,7 +41,7 @@ function chainWith(over: Partial<Config> = {}) {
   return { chain, log };
 }
 
-const message = (over: Partial<EmailMessage> = {}): EmailMessage => {
+const message = (over: Partial<EmailMessage & { to: string }> = {}): EmailMessage & { to: string } => {
   const id = randomUUID();
   return {
     to: `owner-${id}@example.com`,

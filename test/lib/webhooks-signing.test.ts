@@ -96,3 +96,16 @@ test('the standardwebhooks library verifies our headers and rejects a tampered b
   const old = deliveryHeaders({ id: 'evt_42', timestampSeconds: Math.floor(Date.now() / 1000) - 600, body, secret });
   assert.throws(() => wh.verify(body, old));
 });
+
+test('deliveryHeaders carries only the schemes it is given (an API names its own)', () => {
+  const secret = newEndpointSecret();
+  const input = { id: 'evt_1', timestampSeconds: 1_700_000_000, body: '{"a":1}', secret };
+  assert.deepEqual(Object.keys(deliveryHeaders(input, ['service-signature'])).sort(), ['content-type', 'x-service-signature']);
+  assert.deepEqual(Object.keys(deliveryHeaders(input, ['standard-webhooks'])).sort(), [
+    'content-type',
+    'webhook-id',
+    'webhook-signature',
+    'webhook-timestamp',
+  ]);
+  assert.deepEqual(deliveryHeaders(input), deliveryHeaders(input, ['service-signature', 'standard-webhooks']));
+});

@@ -2,6 +2,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, Worker, type NativeConnection, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createTicketActivities } from '../../activities/tickets';
 import type { Mailer } from '../../activities/tickets/notify';
+import { NO_EMAIL } from '../../lib/email/no-email';
 import type { Triager } from '../../domain/tickets/types';
 import { createTriager } from '../../activities/triage/triager';
 import type { Db } from '../../db/db';
@@ -41,7 +42,7 @@ export async function ticketWorker(opts: {
     activities: createTicketActivities({
       db: opts.db,
       triager: opts.triager ?? createTriager({}),
-      mailer: opts.mailer ?? { transport: null, from: 'test@example.com' },
+      mailer: opts.mailer ?? NO_EMAIL,
     }),
   });
 }

@@ -1,7 +1,8 @@
 // The campaign workflow on the time-skipping server with in-memory activities: a
 // scheduled campaign sends at its instant and not a second before, a reschedule moves its
 // timer, a cancel before sending never sends, a cancel during sending stops after the
-// pages in flight, and a long campaign continues as new with every page sent once.
+// pages in flight, and a long campaign continues as new with every page sent once. A
+// reschedule is refused by the API's own rule for a scheduled time (domain/push).
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { Context } from '@temporalio/activity';
@@ -18,6 +19,8 @@ import {
   type CampaignInput,
 } from '../../workflows/campaign/contract';
 import { campaignWorkflow } from '../../workflows/campaign/campaign.workflow';
+import { checkScheduledAt, MAX_SCHEDULE_AHEAD_MS } from '../../domain/push/campaign.rules';
+import { DomainError, fromRefusal } from '../../domain/errors';
 import { PAGES_IN_FLIGHT, PAGES_PER_RUN, PUSH_PAGE_SIZE } from '../../workflows/campaign/campaign.logic';
 import { timeSkippingEnv, workflowBundle } from '../support/temporal';
 import { eventually } from '../support/eventually';
@@ -143,6 +146,36 @@ describe('a scheduled campaign', () => {
     await handle.result();
     const err = await handle.executeUpdate(rescheduleUpdate, { args: [{ scheduledAt: new Date(Date.now() + DAY).toISOString() }] }).catch((e) => e);
     assert.ok(err instanceof Error, 'refused');
+  });
+
+  test('a reschedule more than 366 days ahead is refused as the API refuses it on schedule; 300 days ahead is taken', async () => {
+    const { handle, s } = await start({ total: 10, inMs: DAY });
+    const now = await env.currentTimeMs();
+    const tooFar = new Date(now + MAX_SCHEDULE_AHEAD_MS + 60_000).toISOString();
+    const err = await handle.executeUpdate(rescheduleUpdate, { args: [{ scheduledAt: tooFar }] }).catch((e) => e);
+    assert.ok(err instanceof WorkflowUpdateFailedError, String(err));
+    const failure = err.cause;
+    assert.ok(failure instanceof ApplicationFailure);
+    // the rule the API's create and schedule apply, and its refusal: 400 validation_error on scheduledAt
+    const api = (() => {
+      try {
+        checkScheduledAt(new Date(tooFar), new Date(now));
+      } catch (e) {
+        return e as DomainError;
+      }
+      throw new Error('the API takes it');
+    })();
+    assert.equal(failure.type, api.code);
+    assert.equal(failure.type, 'scheduled_at_too_far');
+    assert.equal(failure.message, api.message);
+    assert.deepEqual(fromRefusal(failure.type, failure.message, failure.details), new DomainError('invalid', api.code, api.message, { errors: { scheduledAt: [api.message] } }));
+    assert.deepEqual(s.rescheduled, [], 'the refused time was never stored');
+
+    const inRange = new Date(now + 300 * DAY).toISOString();
+    assert.deepEqual(await handle.executeUpdate(rescheduleUpdate, { args: [{ scheduledAt: inRange }] }), { status: 'Scheduled', sent: 0 });
+    assert.deepEqual(s.rescheduled, [inRange]);
+    assert.deepEqual(await handle.executeUpdate(cancelUpdate), { status: 'Cancelled', sent: 0 });
+    assert.equal((await handle.result()).status, 'Cancelled');
   });
 
   test('cancelled before its time: never sends', async () => {

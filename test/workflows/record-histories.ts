@@ -41,6 +41,7 @@ import { randomBytes } from 'node:crypto';
 import { Worker } from '@temporalio/worker';
 import { createWebhookActivities } from '../../activities/webhooks/deliver';
 import { createPauseActivities } from '../../activities/webhooks/pause';
+import { NO_EMAIL } from '../../lib/email/no-email';
 import { PLATFORM_RETRY_SCHEDULE, TICKETING_RETRY_SCHEDULE } from '../../domain/webhooks/retry-schedules';
 import { createSafeHttpAgent, createSafeHttpsAgent } from '../../lib/webhooks/safe-agent';
 import { webhookBatchWorkflowId, webhookDeliveryWorkflowId, type RetrySchedule } from '../../workflows/webhook-delivery/contract';
@@ -226,7 +227,7 @@ async function recordWebhookEvent(env: Env, db: DbHandle, workspaceId: string) {
     workflowBundle: await workflowBundle(),
     activities: {
       ...createWebhookActivities({ db, secretKey: key, agents }),
-      ...createPauseActivities({ db, mailer: { transport: null, from: 'recorder@example.com' } }),
+      ...createPauseActivities({ db, mailer: NO_EMAIL }),
     },
   });
   const fast = await createDelivery(db, key, workspaceId, receiver.url);

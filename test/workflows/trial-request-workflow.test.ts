@@ -27,7 +27,7 @@ import {
   trialStateQuery,
   type TrialRequestActivities,
 } from '../../workflows/trial-request/contract';
-import { KEEP_AFTER_END_MS } from '../../workflows/trial-request/trial-request.logic';
+import { KEEP_AFTER_END_MS } from '../../domain/onboarding/trial-timers.rules';
 import { trialRequestWorkflow } from '../../workflows/trial-request/trial-request.workflow';
 import { eventually } from '../support/eventually';
 import { timeSkippingEnv, workflowBundle } from '../support/temporal';

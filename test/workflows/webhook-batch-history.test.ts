@@ -9,6 +9,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { createWebhookActivities } from '../../activities/webhooks/deliver';
 import { createPauseActivities } from '../../activities/webhooks/pause';
+import { NO_EMAIL } from '../../lib/email/no-email';
 import { connectDb, type Db } from '../../db/db';
 import { loadConfig } from '../../lib/config';
 import { newId } from '../../lib/ids';
@@ -47,7 +48,7 @@ beforeAll(async () => {
     workflowBundle: await workflowBundle(),
     activities: {
       ...createWebhookActivities({ db, secretKey: key, agents }),
-      ...createPauseActivities({ db, mailer: { transport: null, from: 'test@example.com' } }),
+      ...createPauseActivities({ db, mailer: NO_EMAIL }),
     },
     ...WORKER_TUNING, // the shipped worker's capacity: local activities per round run as they would there
   });

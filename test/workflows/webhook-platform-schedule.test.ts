@@ -1,15 +1,16 @@
 // The platform spec's schedule on the time-skipping server, with the real activities: five
 // attempts at +0, +1 min, +6 min, +36 min, +2 h 36 min, then the endpoint paused and one
-// email to its workspace through nodemailer to the test run's SMTP server on loopback.
+// email to its workspace through the email chain to the test run's SMTP server on loopback.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
-import nodemailer from 'nodemailer';
 import { createWebhookActivities } from '../../activities/webhooks/deliver';
 import { createPauseActivities, PAUSED_AFTER_FAILURES } from '../../activities/webhooks/pause';
 import { connectDb, type Db } from '../../db/db';
 import { loadConfig } from '../../lib/config';
+import { createEmailChain } from '../../lib/email/chain';
+import { logger } from '../../lib/logger';
 import { newId } from '../../lib/ids';
 import { PLATFORM_RETRY_SCHEDULE } from '../../domain/webhooks/retry-schedules';
 import { createSafeHttpAgent, createSafeHttpsAgent } from '../../lib/webhooks/safe-agent';
@@ -45,7 +46,8 @@ beforeAll(async () => {
     workflowBundle: await workflowBundle(),
     activities: {
       ...createWebhookActivities({ db, secretKey: key, agents }),
-      ...createPauseActivities({ db, mailer: { transport: nodemailer.createTransport(config.smtpUrl!), from: config.mailFrom } }),
+      // SMTP only (no Postmark): the mail lands in the SMTP sink this test reads
+      ...createPauseActivities({ db, mailer: createEmailChain({ config: { ...config, postmark: undefined }, logger }) }),
     },
   });
   running = worker.run();

@@ -1,6 +1,9 @@
-import { allHandlersFinished, ApplicationFailure, condition, continueAsNew, proxyActivities, setHandler } from '@temporalio/workflow';
+import { allHandlersFinished, condition, continueAsNew, proxyActivities, setHandler } from '@temporalio/workflow';
 import { upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
-import { cancelUpdate, campaignStateQuery, FINISHING, NOT_SCHEDULED, PAST_TIME, rescheduleUpdate } from './contract';
+import { checkScheduledAt } from '../../domain/push/campaign.rules';
+import { isDomainError } from '../../domain/errors';
+import { refusal } from '../refusal';
+import { cancelUpdate, campaignStateQuery, FINISHING, NOT_SCHEDULED, rescheduleUpdate } from './contract';
 import type { CampaignActivities, CampaignChangeReply, CampaignInput, CampaignPhase, CampaignResult, CampaignStatus } from './contract';
 import { addPage, NO_TOTALS, PAGE_MAX_ATTEMPTS, PAGES_IN_FLIGHT, pageCount, pageInput, runEnd, WAIT_HISTORY_LIMIT } from './campaign.logic';
 
@@ -18,10 +21,31 @@ const pages = proxyActivities<CampaignActivities>({
 });
 
 /**
+ * A reschedule's new time, by the rule the API's create and schedule apply
+ * (domain/push/campaign.rules.ts checkScheduledAt: ahead of now, at most 366 days), and
+ * refused as they refuse it: 400 validation_error with the message on `scheduledAt`.
+ */
+function checkNewTime(at: string): void {
+  try {
+    checkScheduledAt(new Date(at), new Date(Date.now()));
+  } catch (err) {
+    if (!isDomainError(err)) throw err;
+    throw refusal('invalid', err.code, err.message, { errors: { scheduledAt: [err.message] } });
+  }
+}
+
+/**
  * `campaign/<campaignId>`: waits for a scheduled campaign's time on a durable timer (a
  * reschedule moves it, a cancel ends it), snapshots the audience, pushes it in pages of
  * 500 with PAGES_IN_FLIGHT pages at once, checks for a cancel between pages, continues
  * as new every PAGES_PER_RUN pages and marks the campaign Completed, Cancelled or Failed.
+ * Its state table (docs/workflows.md, "The campaign workflow"):
+ *
+ * | phase              | accepts                                              | timers             |
+ * |--------------------|------------------------------------------------------|--------------------|
+ * | waiting            | reschedule (checkScheduledAt: ahead, ≤ 366 days), cancel | the scheduled time |
+ * | starting, sending  | cancel (after the pages in flight)                   | —                  |
+ * | finishing, done    | nothing: campaign_finished                           | —                  |
  */
 export async function campaignWorkflow(input: CampaignInput): Promise<CampaignResult> {
   const { campaignId } = input;
@@ -50,8 +74,8 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignRe
     },
     {
       validator: ({ scheduledAt: at }) => {
-        if (phase !== 'waiting' || cancelRequested) throw ApplicationFailure.nonRetryable('The campaign is no longer scheduled', NOT_SCHEDULED);
-        if (!(Date.parse(at) > Date.now())) throw ApplicationFailure.nonRetryable('scheduledAt must be in the future', PAST_TIME);
+        if (phase !== 'waiting' || cancelRequested) throw refusal('conflict', NOT_SCHEDULED, 'The campaign is no longer scheduled');
+        checkNewTime(at);
       },
     },
   );
@@ -64,7 +88,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignRe
     },
     {
       validator: () => {
-        if (phase === 'finishing' || phase === 'done') throw ApplicationFailure.nonRetryable('The campaign has finished', FINISHING);
+        if (phase === 'finishing' || phase === 'done') throw refusal('conflict', FINISHING, 'The campaign has finished');
       },
     },
   );

@@ -3,8 +3,9 @@
 // and replies carry ids, times and counts only: the audience and its tokens stay in
 // Postgres, read by the activities.
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
-import type { BeginResult, CampaignStatus, FinishResult } from '../../domain/push/types';
-import type { PushSendActivities, PushSendTotals } from '../push-send/contract';
+import type { BeginResult, CampaignRecord, CampaignStatus, FinishResult } from '../../domain/push/types';
+import { PUSH_QUEUE, type PushSendActivities, type PushSendTotals } from '../push-send/contract';
+import type { WorkflowStartEntry } from '../start-entry';
 
 export type { CampaignStatus, BeginResult, FinishResult, PushSendTotals };
 export { PUSH_QUEUE } from '../push-send/contract';
@@ -57,7 +58,7 @@ export const cancelUpdate = defineUpdate<CampaignChangeReply, []>('cancel');
 export type CampaignPhase = 'waiting' | 'starting' | 'sending' | 'finishing' | 'done';
 export const campaignStateQuery = defineQuery<{ phase: CampaignPhase; scheduledAt: string | null; pagesDone: number }>('state');
 
-/** The failure types the updates refuse with (the API answers them 409). */
+/** The codes the updates refuse with (workflows/refusal.ts): conflicts (409), PAST_TIME invalid (400, on `scheduledAt`). */
 export const NOT_SCHEDULED = 'campaign_not_scheduled';
 export const FINISHING = 'campaign_finished';
 export const PAST_TIME = 'scheduled_at_not_in_future';
@@ -69,4 +70,26 @@ export interface CampaignActivities extends Pick<PushSendActivities, 'sendPushPa
   rescheduleCampaign(input: { campaignId: string; scheduledAt: string }): Promise<boolean>;
   /** Completed, Cancelled or Failed, with the send's unsent rows closed; answers the devices pushed */
   finishCampaign(input: { campaignId: string; status: 'Completed' | 'Cancelled' | 'Failed'; reason?: string }): Promise<FinishResult>;
+}
+
+/**
+ * A campaign's entry in the workflow-start outbox (its ids, time and, on a server that has
+ * them, `searchAttributes`: config `temporalSearchAttributes`), for the domain commands
+ * that send or schedule it (domain/push/campaign.ts).
+ */
+export function campaignWorkflowStart(searchAttributes: boolean) {
+  return (c: Pick<CampaignRecord, 'id' | 'appId' | 'status' | 'scheduledAt'>): WorkflowStartEntry<CampaignInput> => ({
+    workflowId: campaignWorkflowId(c.id),
+    workflowType: CAMPAIGN_WORKFLOW_TYPE,
+    taskQueue: PUSH_QUEUE,
+    args: [
+      {
+        campaignId: c.id,
+        appId: c.appId,
+        scheduledAt: c.status === 'Scheduled' && c.scheduledAt ? new Date(c.scheduledAt).toISOString() : null,
+        searchAttributes,
+      },
+    ],
+    searchAttributes: searchAttributes ? { PushAppId: [c.appId], CampaignStatus: [c.status] } : undefined,
+  });
 }

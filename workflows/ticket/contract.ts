@@ -12,6 +12,7 @@ import type {
   ResolveChange,
   TicketStatus,
 } from '../../domain/tickets/types';
+import type { WorkflowStartEntry } from '../start-entry';
 
 export type {
   Actor,
@@ -76,5 +77,15 @@ export interface TicketWorkflowState {
 }
 export const stateQuery = defineQuery<TicketWorkflowState | null>('state');
 
-/** Failure types a validator or handler raises; the API maps them to the spec's codes. */
-export const FAILURE_TYPES = ['ticket_already_closed', 'invalid_status_transition', 'creation_failed'] as const;
+/** A new ticket's entry in the workflow-start outbox: `ticket/<id>` with its input and, when the input asks for them, its search attributes. */
+export function ticketWorkflowStart(input: CreateTicketInput): WorkflowStartEntry<CreateTicketInput> {
+  return {
+    workflowId: ticketWorkflowId(input.ticketId),
+    workflowType: TICKET_WORKFLOW_TYPE,
+    taskQueue: TICKETING_QUEUE,
+    args: [input],
+    searchAttributes: input.searchAttributes
+      ? { WorkspaceId: [input.workspaceId], TicketStatus: ['open'], TicketPriority: [input.priority] }
+      : undefined,
+  };
+}

@@ -1,45 +1,48 @@
-import { allHandlersFinished, ApplicationFailure, condition, setHandler } from '@temporalio/workflow';
-import { assignUpdate, deleteUpdate, messageUpdate, patchUpdate, resolveUpdate, type EndedTicketInput } from './contract';
+import { allHandlersFinished, condition, setHandler } from '@temporalio/workflow';
 import { checkChange, type ChangeKind } from '../../domain/tickets/rules';
 import type { TicketStatus } from '../../domain/tickets/types';
-import { storage } from './ticket-run';
+import { asRefusal, refusal } from '../refusal';
+import { ticketNotFound } from '../../domain/tickets/errors';
+import { assignUpdate, deleteUpdate, messageUpdate, patchUpdate, resolveUpdate, type EndedTicketInput } from './contract';
+import { storage } from './ticket-activities';
 
 /**
  * `ticket/<id>` again, after the ticket's lifecycle workflow has ended (it ends when the
  * ticket closes). The spec lets a closed ticket be deleted, so DELETE starts this run with
  * update-with-start: the workflow stays the only writer of the ticket, and the history
- * shows who deleted it. Any other change is refused by the same rules as before (409/422);
- * one that arrives while the deletion runs finds the ticket gone (404).
+ * shows who deleted it. Its state table:
+ *
+ * | state    | accepts                                                          | timers |
+ * |----------|------------------------------------------------------------------|--------|
+ * | ended    | delete; any other change refused by the same rules as before (409/422) | 1 minute, then the run ends idle |
+ * | deleted  | delete (a no-op); any other change: ticket_not_found             | —      |
  */
 export async function endedTicketWorkflow(input: EndedTicketInput): Promise<'deleted' | 'idle'> {
-  let deleted = false;
+  const state = { deleted: false };
 
-  const refuse = (kind: ChangeKind, requested?: TicketStatus): void => {
-    const rejection = checkChange(input.status, kind, requested);
-    if (rejection) throw ApplicationFailure.nonRetryable(rejection.message, rejection.type);
-    gone();
-  };
-  const gone = (): never => {
-    throw ApplicationFailure.nonRetryable('The ticket is being deleted', 'ticket_deleted');
+  const gone = () => asRefusal(ticketNotFound(input.ticketId));
+  const refuse = (kind: ChangeKind, requested?: TicketStatus): never => {
+    const r = checkChange(input.status, kind, requested);
+    throw r ? refusal(r.kind, r.type, r.message) : gone();
   };
   // the validators refuse every change but deletion; the handlers never run
-  setHandler(patchUpdate, async (_change, _actor) => gone(), { validator: (change, _actor) => refuse('patch', change.status) });
-  setHandler(assignUpdate, async (_change, _actor) => gone(), { validator: (_change, _actor) => refuse('assign') });
-  setHandler(resolveUpdate, async (_change, _actor) => gone(), { validator: (_change, _actor) => refuse('resolve') });
-  setHandler(messageUpdate, async (_change, _actor) => gone(), { validator: (_change, _actor) => refuse('message') });
+  setHandler(patchUpdate, async (_change, _actor) => { throw gone(); }, { validator: (change, _actor) => refuse('patch', change.status) });
+  setHandler(assignUpdate, async (_change, _actor) => { throw gone(); }, { validator: (_change, _actor) => refuse('assign') });
+  setHandler(resolveUpdate, async (_change, _actor) => { throw gone(); }, { validator: (_change, _actor) => refuse('resolve') });
+  setHandler(messageUpdate, async (_change, _actor) => { throw gone(); }, { validator: (_change, _actor) => refuse('message') });
   setHandler(deleteUpdate, async (actor) => {
-    if (!deleted) {
+    if (!state.deleted) {
       // the step after the last stored one; a ticket already gone is a no-op (null)
       const at = new Date().toISOString();
       await storage.applyTicketChange({ ticketId: input.ticketId, version: input.version + 1, at, change: { kind: 'delete' }, actor });
-      deleted = true;
+      state.deleted = true;
     }
     return { deleted: true as const };
   });
 
   // update-with-start delivers the delete with the start; the timeout only ends a run
   // that was started some other way
-  await condition(() => deleted, '1 minute');
+  await condition(() => state.deleted, '1 minute');
   await condition(allHandlersFinished);
-  return deleted ? 'deleted' : 'idle';
+  return state.deleted ? 'deleted' : 'idle';
 }

@@ -1,37 +1,134 @@
-import { allHandlersFinished, condition, continueAsNew, workflowInfo } from '@temporalio/workflow';
-import { nextDeadline } from '../../domain/tickets/rules';
-import type { CreateTicketInput } from './contract';
-import { setChangeHandlers } from './ticket-changes';
-import { createTicket } from './ticket-creation';
-import { newTicketRun, type CarriedState } from './ticket-run';
-import { fire } from './ticket-timers';
+import { allHandlersFinished, condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
+import { nextDeadline, type ChangeKind, type Deadline } from '../../domain/tickets/rules';
+import type { TicketStatus } from '../../domain/tickets/types';
+import { Mutex } from '../mutex';
+import type { LifecycleChange } from './activities.contract';
+import {
+  assignUpdate,
+  createdUpdate,
+  deleteUpdate,
+  messageUpdate,
+  patchUpdate,
+  resolveUpdate,
+  stateQuery,
+  type Actor,
+  type ChangeReply,
+  type CreateTicketInput,
+} from './contract';
+import { applyChange, sendResolutionNotification, storeTicket, triageTicket } from './ticket-steps';
+import { breachPolicy, deadlineChange, describe, initialTicketState, isFinal, isStillDue, refusalOf, type CarriedState } from './ticket-state';
+
+export type { CarriedState } from './ticket-state';
 
 /**
- * One workflow per ticket (`ticket/<tkt_id>`): the single writer of its ticket. It
- * stores the ticket, triages it (ticket-creation.ts), and owns the SLA and auto-close
- * timers (ticket-timers.ts); every change arrives as an Update whose validator gives the
- * API its synchronous 409/422 (ticket-changes.ts).
+ * One workflow per ticket (`ticket/<tkt_id>`): the single writer of its ticket. Its state
+ * table (docs/workflows.md, "The ticket workflow"):
+ *
+ * | state                 | accepts                                              | timers                          |
+ * |-----------------------|------------------------------------------------------|---------------------------------|
+ * | created               | `created` (waits); a change waits if the row is stored, else ticket_not_ready | —      |
+ * | open, in_progress     | patch, assign, addMessage, resolve, delete           | SLA first response, SLA resolution |
+ * | resolved              | the same (resolve refused, patch to open/in_progress/closed) | auto-close                |
+ * | closed → run ends     | (endedTicketWorkflow takes delete; the rest 409/422) | —                               |
+ * | deleted → run ends    | nothing: ticket_not_found                            | —                               |
+ *
+ * Which change a status accepts is domain/tickets/rules.ts `checkChange`; which timer is
+ * due is its `nextDeadline`. Every change is validated (the API's synchronous 409/422),
+ * then applied as the next numbered step, one at a time.
  */
 export async function ticketWorkflow(input: CreateTicketInput, carried?: CarriedState): Promise<string> {
-  const run = newTicketRun(input, carried);
-  setChangeHandlers(run);
+  const state = initialTicketState(input, carried);
+  // a validator may pass against a state that an earlier change then moves on: changes
+  // run one at a time, each re-checked once it holds the lock
+  const oneChangeAtATime = new Mutex();
 
-  if (!run.state && !(await createTicket(run))) return 'creation_failed';
-  const state = run.state!;
+  /** Applies one step under the lock once the ticket exists; `recheck` throws to skip it. */
+  const step = (change: LifecycleChange, actor: Actor | null, recheck: () => void, at?: number): Promise<ChangeReply> =>
+    oneChangeAtATime.runExclusive(async () => {
+      recheck();
+      return applyChange(input, state, change, actor, at);
+    }, () => state.ticket !== null);
+  const accept = (kind: ChangeKind, requested?: TicketStatus): void => {
+    const refused = refusalOf(input, state, kind, requested);
+    if (refused) throw refused;
+  };
 
-  // until the ticket is closed or deleted: sleep until the next deadline or the next step
-  while (!run.deleted && state.facts.status !== 'closed') {
-    const seen = state.version;
-    const due = nextDeadline(state.facts);
-    const moved = () => state.version !== seen || run.deleted;
-    const changed = due ? await condition(moved, Math.max(due.at - Date.now(), 1)) : (await condition(moved), true);
-    if (!changed && due) await fire(run, due);
-    if (workflowInfo().continueAsNewSuggested && !run.busy) {
-      await condition(allHandlersFinished);
-      // the next run never stores or triages: it starts without the ticket's text
-      await continueAsNew<typeof ticketWorkflow>({ ...input, title: '', body: '', tags: [], metadata: {} }, state);
+  // ── what each state accepts ──
+  setHandler(stateQuery, () => describe(state));
+  setHandler(createdUpdate, async () => {
+    await condition(() => state.created !== null || state.creationFailure !== null);
+    if (!state.created) throw state.creationFailure!;
+    return state.created;
+  });
+  setHandler(patchUpdate, (change, actor) => step({ kind: 'patch', ...change }, actor, () => accept('patch', change.status)), {
+    validator: (change, _actor) => accept('patch', change.status),
+  });
+  setHandler(assignUpdate, (change, actor) => step({ kind: 'assign', ...change }, actor, () => accept('assign')), {
+    validator: (_change, _actor) => accept('assign'),
+  });
+  setHandler(messageUpdate, (change, actor) => step({ kind: 'message', ...change }, actor, () => accept('message')), {
+    validator: (_change, _actor) => accept('message'),
+  });
+  setHandler(
+    resolveUpdate,
+    async (change, actor) => {
+      const result = await step({ kind: 'resolve', ...change }, actor, () => accept('resolve'));
+      const sent = change.sendNotification ? await sendResolutionNotification(input, state.ticket!.version) : false;
+      return { ...result, notificationSent: sent };
+    },
+    { validator: (_change, _actor) => accept('resolve') },
+  );
+  setHandler(
+    deleteUpdate,
+    async (actor) => {
+      await step({ kind: 'delete' }, actor, () => accept('delete'));
+      return { deleted: true as const };
+    },
+    { validator: (_actor) => accept('delete') },
+  );
+
+  // ── the timers: a deadline fires only if, once the lock is held, it is still due ──
+  class DeadlineMoved extends Error {}
+  async function fire({ kind, at }: Deadline): Promise<void> {
+    const stillDue = () => {
+      if (!isStillDue(state.ticket!.facts, kind, Date.now())) throw new DeadlineMoved();
+    };
+    try {
+      await step(deadlineChange(kind), null, stillDue, at);
+      if (kind !== 'auto_close') state.ticket!.facts.breached[breachPolicy(kind)] = true;
+    } catch (err) {
+      if (!(err instanceof DeadlineMoved)) throw err;
     }
   }
+
+  // ── created: store (or load the settings of) the ticket, then triage it ──
+  if (!state.ticket) {
+    const stored = await storeTicket(input);
+    if ('failure' in stored) {
+      // no ticket without a workflow, and no workflow without a ticket: end here
+      state.creationFailure = stored.failure;
+      await condition(allHandlersFinished);
+      return 'creation_failed';
+    }
+    state.ticket = stored.ticket;
+    state.created = { ticketId: input.ticketId, version: 1 };
+    await triageTicket(input);
+  }
+
+  // ── open / in_progress / resolved: sleep until the next deadline or the next step ──
+  while (!isFinal(state)) {
+    const seen = state.ticket!.version;
+    const due = nextDeadline(state.ticket!.facts);
+    const moved = () => state.ticket!.version !== seen || state.deleted;
+    const changed = due ? await condition(moved, Math.max(due.at - Date.now(), 1)) : (await condition(moved), true);
+    if (!changed && due) await fire(due);
+    if (workflowInfo().continueAsNewSuggested && !oneChangeAtATime.locked) {
+      await condition(allHandlersFinished);
+      // the next run never stores or triages: it starts without the ticket's text
+      await continueAsNew<typeof ticketWorkflow>({ ...input, title: '', body: '', tags: [], metadata: {} }, state.ticket!);
+    }
+  }
+  // ── closed or deleted: the run ends ──
   await condition(allHandlersFinished);
-  return run.deleted ? 'deleted' : 'closed';
+  return state.deleted ? 'deleted' : 'closed';
 }

@@ -4,6 +4,7 @@
 // request's text, the owner's email and every raw setup token stay out of the history
 // (a token is re-derived from its id by the activity that emails it, lib/setup-tokens.ts).
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import type { WorkflowStartEntry } from '../start-entry';
 
 export const ONBOARDING_QUEUE = 'onboarding';
 export const TRIAL_REQUEST_WORKFLOW_TYPE = 'trialRequestWorkflow';
@@ -42,10 +43,8 @@ export interface TrialRequestResult {
   trialEndsAt: string | null;
 }
 
-/** Setup tokens live 7 days (push spec, Limits); the workflow's timer marks them expired. */
-export const SETUP_TOKEN_TTL_MS = 7 * 24 * 3600 * 1000;
-/** The trial reminder goes out this long before the trial's end. */
-export const TRIAL_REMINDER_BEFORE_MS = 3 * 24 * 3600 * 1000;
+/** The token's 7 days and the reminder's 3 days before the end: rules of time, in domain/. */
+export { SETUP_TOKEN_TTL_MS, TRIAL_REMINDER_BEFORE_MS } from '../../domain/onboarding/trial-timers.rules';
 
 export interface ApproveArgs {
   planSlug: string;
@@ -93,7 +92,7 @@ export const extendUpdate = defineUpdate<ExtendReply, [ExtendArgs]>('extend');
 
 export const trialStateQuery = defineQuery<{ status: TrialRequestStatus; trialEndsAt: string | null; openTokenId: string | null }>('state');
 
-/** The failure types the updates refuse with; the API answers 409 CONFLICT. */
+/** The codes the updates refuse with (workflows/refusal.ts, kind conflict): the push API answers 409 CONFLICT. */
 export const ALREADY_DECIDED = 'trial_request_decided';
 export const NOT_APPROVED = 'trial_request_not_approved';
 
@@ -134,4 +133,15 @@ export interface TrialRequestActivities {
   expireTrial(input: { requestId: string; at: string }): Promise<{ expired: boolean; trialEndsAt: string }>;
   /** The trial's new end: `days` after its stored end, or after `at` when it already ended; status back to trial. */
   extendTrial(input: { requestId: string; days: number; at: string; actorId: string }): Promise<ExtendReply>;
+}
+
+/** A trial request's entry in the workflow-start outbox (`searchAttributes`: config `temporalSearchAttributes`). */
+export function trialRequestWorkflowStart(searchAttributes: boolean) {
+  return (requestId: string): WorkflowStartEntry<TrialRequestInput> => ({
+    workflowId: trialRequestWorkflowId(requestId),
+    workflowType: TRIAL_REQUEST_WORKFLOW_TYPE,
+    taskQueue: ONBOARDING_QUEUE,
+    args: [{ requestId, searchAttributes }],
+    searchAttributes: searchAttributes ? { TrialStatus: ['Submitted'] } : undefined,
+  });
 }

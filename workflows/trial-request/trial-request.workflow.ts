@@ -1,8 +1,11 @@
-import { allHandlersFinished, ApplicationFailure, condition, continueAsNew, log, proxyActivities, setHandler } from '@temporalio/workflow';
+import { allHandlersFinished, condition, continueAsNew, log, proxyActivities, setHandler } from '@temporalio/workflow';
 import { upsertSearchAttributes, uuid4, workflowInfo } from '@temporalio/workflow';
-import { ALREADY_DECIDED, approveUpdate, extendUpdate, NOT_APPROVED, rejectUpdate, resendSetupUpdate, SETUP_TOKEN_TTL_MS, setupLinkUpdate, trialStateQuery } from './contract';
+import { afterExpiry, afterExtension, nextDue, tokenExpiryAfter, trialEndAfter } from '../../domain/onboarding/trial-timers.rules';
+import { Mutex } from '../mutex';
+import { refusal } from '../refusal';
+import { ALREADY_DECIDED, approveUpdate, extendUpdate, NOT_APPROVED, rejectUpdate, resendSetupUpdate, setupLinkUpdate, trialStateQuery } from './contract';
 import type { TokenReply, TrialRequestActivities, TrialRequestInput, TrialRequestResult } from './contract';
-import { afterExpiry, DAY_MS, HISTORY_LIMIT, initialState, nextDue, refusal, refused, resumeOf } from './trial-request.logic';
+import { HISTORY_LIMIT, initialState, refused, resumeOf, activityRefusal } from './trial-request.logic';
 
 // Database steps: idempotent (a repeat answers what the first did), retried until the
 // database answers; a business refusal is non-retryable and fails at once.
@@ -22,95 +25,100 @@ const mail = proxyActivities<TrialRequestActivities>({
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
- * `trial-request/<id>` (docs/trial-onboarding.md, "The workflow"): Submitted until an
- * operator approves (provisioning the trial) or rejects it (the workflow ends). Once
- * approved it emails a setup token and holds the timers: the newest open token's 7 days,
- * the reminder 3 days before the trial's end, the end itself; an extension moves the last
- * two. After the end it still takes extend, resend and setup-link for KEEP_AFTER_END_MS.
+ * `trial-request/<id>` (docs/trial-onboarding.md, "The workflow"). Its state table
+ * (docs/workflows.md, "The trial request workflow"; the times are
+ * domain/onboarding/trial-timers.rules.ts):
+ *
+ * | state                 | accepts                               | timers                                          |
+ * |-----------------------|---------------------------------------|-------------------------------------------------|
+ * | Submitted             | approve, reject                       | —                                               |
+ * | Rejected → run ends   | nothing: trial_request_decided         | —                                               |
+ * | Approved (trial runs) | resendSetup, setupLink, extend        | the open token's 7 days, the reminder 3 days before the end, the end |
+ * | Approved (trial over) | the same, for KEEP_AFTER_END_MS       | the open token's 7 days, then the run ends        |
  */
 export async function trialRequestWorkflow(input: TrialRequestInput): Promise<TrialRequestResult> {
   const { requestId } = input;
   const s = initialState(input.resume);
-  let changes = 0; // every change an Update makes: the timer wait starts over
-  let endVersion = 0; // every extension: an expiry answer from before it is stale
-  let issuing = false; // one token at a time, so the newest one is the workflow's openToken
-  let rejected = false;
+  // one token at a time, so the newest one is the state's openToken
+  const oneTokenAtATime = new Mutex();
   const show = () => void (input.searchAttributes && upsertSearchAttributes({ TrialStatus: [s.status] }));
   if (input.resume) show(); // continue-as-new is not asked to carry them over
-  const undecided = (..._: unknown[]) => {
-    if (s.status !== 'Submitted') throw ApplicationFailure.nonRetryable(`The trial request is ${s.status} already`, ALREADY_DECIDED);
-  };
-  const approved = (..._: unknown[]) => {
-    if (s.status !== 'Approved' || s.trialEndsAt === null) throw ApplicationFailure.nonRetryable(`The trial request is not approved (${s.status})`, NOT_APPROVED);
-  };
   /** A main-loop step that may fail for good without stopping the timers. */
   const attempt = (what: string, step: () => Promise<unknown>) =>
     step().catch((err) => log.warn(`trial request ${what} failed`, { requestId, error: String(err) }));
 
-  async function issue(purpose: 'email' | 'link', actorId: string | null): Promise<TokenReply> {
-    await condition(() => !issuing);
-    issuing = true;
-    try {
-      const [tokenId, now] = [uuid4(), Date.now()];
-      const reply = await db.issueSetupToken({ requestId, tokenId, purpose, createdAt: iso(now), expiresAt: iso(now + SETUP_TOKEN_TTL_MS), actorId });
+  function issue(purpose: 'email' | 'link', actorId: string | null): Promise<TokenReply> {
+    return oneTokenAtATime.runExclusive(async () => {
+      const now = Date.now();
+      const tokenId = uuid4();
+      const reply = await db.issueSetupToken({ requestId, tokenId, purpose, createdAt: iso(now), expiresAt: iso(tokenExpiryAfter(now)), actorId });
       s.openToken = { tokenId, expiresAt: Date.parse(reply.expiresAt) };
-      changes++;
+      s.changes++;
       return reply;
-    } finally {
-      issuing = false;
-    }
+    });
   }
 
+  // ── what each state accepts ──
   setHandler(trialStateQuery, () => ({ status: s.status, trialEndsAt: s.trialEndsAt === null ? null : iso(s.trialEndsAt), openTokenId: s.openToken?.tokenId ?? null }));
-  const decide = { validator: undecided };
+  const submitted = {
+    validator: (..._: unknown[]) => {
+      if (s.status !== 'Submitted') throw refusal('conflict', ALREADY_DECIDED, `The trial request is ${s.status} already`);
+    },
+  };
   setHandler(approveUpdate, async (args) => {
     s.status = 'Approved'; // at once: another approve or a reject is refused while this one provisions
     const now = Date.now();
     try {
-      const reply = await db.provisionTrial({ requestId, ...args, trialEndsAt: iso(now + args.trialDays * DAY_MS) });
+      const reply = await db.provisionTrial({ requestId, ...args, trialEndsAt: iso(trialEndAfter(now, args.trialDays)) });
       Object.assign(s, { trialEndsAt: Date.parse(reply.trialEndsAt), endSetAt: now, welcome: true });
       show();
-      changes++;
+      s.changes++;
       return reply;
     } catch (err) {
       s.status = 'Submitted';
-      throw refusal(err);
+      throw activityRefusal(err);
     }
-  }, decide);
+  }, submitted);
   setHandler(rejectUpdate, async (args) => {
     s.status = 'Rejected';
     try {
       await db.rejectTrialRequest({ requestId, ...args });
     } catch (err) {
       s.status = 'Submitted';
-      throw refusal(err);
+      throw activityRefusal(err);
     }
-    [rejected, changes] = [true, changes + 1];
+    [s.rejected, s.changes] = [true, s.changes + 1];
     show();
     return { status: 'Rejected' as const };
-  }, decide);
-  const setup = { validator: approved };
+  }, submitted);
+  const approved = {
+    validator: (..._: unknown[]) => {
+      if (s.status !== 'Approved' || s.trialEndsAt === null) throw refusal('conflict', NOT_APPROVED, `The trial request is not approved (${s.status})`);
+    },
+  };
   setHandler(resendSetupUpdate, async ({ actorId }) => {
     const token = await refused(() => issue('email', actorId));
     s.emails.push(token.tokenId); // the main loop emails it, after this reply
-    changes++;
+    s.changes++;
     return token;
-  }, setup);
-  setHandler(setupLinkUpdate, ({ actorId }) => refused(() => issue('link', actorId)), setup);
+  }, approved);
+  setHandler(setupLinkUpdate, ({ actorId }) => refused(() => issue('link', actorId)), approved);
   setHandler(extendUpdate, async ({ days, actorId }) => {
     const now = Date.now();
     const reply = await refused(() => db.extendTrial({ requestId, days, at: iso(now), actorId }));
-    // extensions only move the end later: of two at once, the later answer is the end
-    Object.assign(s, { trialEndsAt: Math.max(s.trialEndsAt!, Date.parse(reply.trialEndsAt)), endSetAt: now, overAt: null });
-    [endVersion, changes] = [endVersion + 1, changes + 1];
+    Object.assign(s, afterExtension(s, reply.trialEndsAt, now));
+    [s.endVersion, s.changes] = [s.endVersion + 1, s.changes + 1];
     return reply;
-  }, setup);
+  }, approved);
 
-  await condition(() => s.trialEndsAt !== null || rejected);
-  if (rejected) {
+  // ── Submitted: until an operator decides ──
+  await condition(() => s.trialEndsAt !== null || s.rejected);
+  // ── Rejected: the run ends ──
+  if (s.rejected) {
     await condition(allHandlersFinished);
     return { status: 'Rejected', trialEndsAt: null };
   }
+  // ── Approved: the emails owed first, then the next timer ──
   for (;;) {
     if (s.welcome) {
       s.welcome = false;
@@ -124,14 +132,15 @@ export async function trialRequestWorkflow(input: TrialRequestInput): Promise<Tr
     }
     const due = nextDue(s)!;
     const now = Date.now();
-    const seen = changes;
+    const seen = s.changes;
     if (due.at > now) {
       const resume = resumeOf(s);
       if (workflowInfo().historyLength > HISTORY_LIMIT && resume && allHandlersFinished()) {
         return continueAsNew<typeof trialRequestWorkflow>({ ...input, resume });
       }
-      await condition(() => changes !== seen, due.at - now);
+      await condition(() => s.changes !== seen, due.at - now);
     } else if (due.kind === 'token') {
+      // the open token's 7 days
       await db.expireSetupToken({ tokenId: due.tokenId });
       if (s.openToken?.tokenId === due.tokenId) s.openToken = null;
     } else if (due.kind === 'reminder') {
@@ -139,12 +148,13 @@ export async function trialRequestWorkflow(input: TrialRequestInput): Promise<Tr
       await attempt('trial reminder', () => mail.sendTrialReminder({ requestId, trialEndsAt: iso(end) }));
       s.remindedFor = end;
     } else if (due.kind === 'end') {
-      const version = endVersion;
+      const version = s.endVersion;
       const r = await db.expireTrial({ requestId, at: iso(now) });
-      if (version === endVersion) afterExpiry(s, r, now);
+      if (version === s.endVersion) Object.assign(s, afterExpiry(r, now));
     } else {
+      // retire: KEEP_AFTER_END_MS after the end, unless a late change came in meanwhile
       await condition(allHandlersFinished);
-      if (changes === seen) return { status: s.status, trialEndsAt: iso(s.trialEndsAt!) };
+      if (s.changes === seen) return { status: s.status, trialEndsAt: iso(s.trialEndsAt!) };
     }
   }
 }

@@ -1,8 +1,10 @@
-import type { Counts, Granularity, Overview } from '../../../db/repositories/push-analytics';
+import type { Counts, Granularity, Overview as OverviewCounts } from '../../../db/repositories/push-analytics';
+import type { Overview, TimeSeries } from './schema';
 import { rateOf } from '../../../domain/push/analytics.rules';
+import { iso } from '../../kit/dates';
 
 /** The spec's analytics overview of one app over a period. */
-export function presentOverview(appId: string, period: { from: string; to: string }, o: Overview) {
+export function presentOverview(appId: string, period: { from: string; to: string }, o: OverviewCounts): Overview {
   return {
     appId,
     period,
@@ -16,9 +18,9 @@ export function presentOverview(appId: string, period: { from: string; to: strin
 }
 
 /** The spec's time series: one point per bucket of the granularity. */
-export function presentTimeSeries(granularity: Granularity, points: Array<Counts & { timestamp: Date }>) {
+export function presentTimeSeries(granularity: Granularity, points: Array<Counts & { timestamp: Date }>): TimeSeries {
   return {
     granularity,
-    data: points.map((r) => ({ timestamp: r.timestamp.toISOString(), sent: r.sent, delivered: r.delivered, opened: r.opened, failed: r.failed })),
+    data: points.map((r) => ({ timestamp: iso(r.timestamp), sent: r.sent, delivered: r.delivered, opened: r.opened, failed: r.failed })),
   };
 }

@@ -69,6 +69,7 @@ export const Overview = z
     platformBreakdown: z.object({ android: z.number().int(), ios: z.number().int() }).openapi({ description: 'Notifications sent in the period, by platform' }),
   })
   .openapi('AnalyticsOverview');
+export type Overview = z.infer<typeof Overview>;
 
 export const TimeSeries = z
   .object({
@@ -84,6 +85,7 @@ export const TimeSeries = z
     ),
   })
   .openapi('AnalyticsTimeSeries');
+export type TimeSeries = z.infer<typeof TimeSeries>;
 
 // The OpenAPI paths of the resource, from the schemas above.
 

@@ -1,12 +1,14 @@
 import type { PushApiKeyRow } from '../../../domain/push/types';
+import type { ApiKey } from './schema';
+import { iso, isoOrNull } from '../../kit/dates';
 
-export function presentApiKey(k: PushApiKeyRow) {
+export function presentApiKey(k: PushApiKeyRow): ApiKey {
   return {
     id: k.id,
     appId: k.appId,
     name: k.name,
     prefix: k.prefix,
-    createdAt: new Date(k.createdAt).toISOString(),
-    lastUsedAt: k.lastUsedAt ? new Date(k.lastUsedAt).toISOString() : null,
+    createdAt: iso(k.createdAt),
+    lastUsedAt: isoOrNull(k.lastUsedAt),
   };
 }

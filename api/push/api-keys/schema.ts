@@ -1,7 +1,7 @@
 // An app's API keys: the request and response schemas, and their OpenAPI paths.
 import { z } from '../../zod';
 import { json, jsonBody } from '../../kit/openapi';
-import { uuidParam } from '../../kit/uuid';
+import { uuidParam } from '../../kit/fields';
 import { errorResponses, registry, USER_OR_API_KEY } from '../openapi';
 
 export const CreateApiKeyRequest = z
@@ -23,6 +23,7 @@ export const ApiKey = z
     lastUsedAt: z.string().datetime().nullable(),
   })
   .openapi('PushApiKey');
+export type ApiKey = z.infer<typeof ApiKey>;
 
 export const CreatedApiKey = ApiKey.extend({
   key: z.string().openapi({ description: 'The whole key: shown only in this answer. Send it as `Authorization: ApiKey <key>`' }),

@@ -4,23 +4,21 @@
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { forgetWorkflowStarts } from '../../../db/repositories/workflow-starts';
 import { deleteApp } from '../../../domain/push/delete-app';
-import { withinDeadline } from '../../../lib/temporal/deadline';
+import { requestDeadline } from '../../../lib/temporal/deadline';
 import { campaignWorkflowId } from '../../../workflows/campaign/contract';
 import type { AppDeps } from '../../deps';
 import { pushApiKeys } from '../auth';
-
-/** each cancel's deadline: the answer waits for them 3.5 s at the most (lib/temporal/deadline.ts) */
-const TEMPORAL_DEADLINE_MS = 2500;
 
 export async function deleteAppAndCampaigns(deps: AppDeps, appId: string): Promise<void> {
   const { liveCampaignIds } = await deleteApp(deps.db, appId, (keyIds) => pushApiKeys(deps).revoke(keyIds));
   const ids = liveCampaignIds.map(campaignWorkflowId);
   await forgetWorkflowStarts(deps.db, ids);
-  // best effort, and bounded (Temporal may be down): a workflow this misses finds its
-  // campaign gone when it wakes and ends without sending
+  // best effort, and bounded by the request's one deadline (Temporal may be down): a
+  // workflow this misses finds its campaign gone when it wakes and ends without sending
+  const within = requestDeadline(deps.temporal);
   await Promise.all(
     ids.map((id) =>
-      withinDeadline(deps.temporal, TEMPORAL_DEADLINE_MS, () => deps.temporal.workflow.getHandle(id).cancel()).catch((err) => {
+      within(() => deps.temporal.workflow.getHandle(id).cancel()).catch((err) => {
         if (!(err instanceof WorkflowNotFoundError)) deps.logger.warn({ err, workflowId: id }, 'cancelling a deleted app campaign failed');
       }),
     ),

@@ -1,7 +1,9 @@
 import type { PushAppRecord } from '../../../domain/push/types';
+import type { App } from './schema';
+import { iso } from '../../kit/dates';
 
 /** The App of the spec: never the credentials, only whether each is set. */
-export function presentApp(a: PushAppRecord) {
+export function presentApp(a: PushAppRecord): App {
   return {
     id: a.id,
     name: a.name,
@@ -9,7 +11,7 @@ export function presentApp(a: PushAppRecord) {
     platform: a.platform,
     hasFcmConfig: a.hasFcmConfig,
     hasApnsConfig: a.hasApnsConfig,
-    createdAt: new Date(a.createdAt).toISOString(),
-    updatedAt: new Date(a.updatedAt).toISOString(),
+    createdAt: iso(a.createdAt),
+    updatedAt: iso(a.updatedAt),
   };
 }

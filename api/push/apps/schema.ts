@@ -2,7 +2,7 @@
 import { z } from '../../zod';
 import { canonicalPlatform, PLATFORMS, type Platform } from '../../../lib/push/platform';
 import { json, jsonBody } from '../../kit/openapi';
-import { uuidParam } from '../../kit/uuid';
+import { uuidParam } from '../../kit/fields';
 import { errorResponses, registry, USER_OR_API_KEY } from '../openapi';
 
 /** `Android` or `iOS` in any letter case; the canonical spelling after parsing. */
@@ -57,6 +57,7 @@ export const App = z
     updatedAt: z.string().datetime(),
   })
   .openapi('PushApp');
+export type App = z.infer<typeof App>;
 
 // The OpenAPI paths of the resource, from the schemas above.
 

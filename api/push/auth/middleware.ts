@@ -11,6 +11,7 @@ import { failureThrottle } from '../../kit/auth/failure-throttle';
 import { idempotency } from '../../kit/idempotency';
 import { applyRateLimit, gate } from '../../kit/rate-limit';
 import { isUuid } from '../../kit/uuid';
+import { allowedUnless, visibleRow } from '../../kit/visible-row';
 import { findPushApp } from '../../../db/repositories/push-apps';
 import type { PushAppRecord } from '../../../domain/push/types';
 import { isPushTrialExpired } from '../../../db/repositories/push-users';
@@ -126,8 +127,11 @@ export function principalOf(ctx: Context): PushPrincipal {
  */
 export async function appFor(ctx: Context, deps: AppDeps, appId: string): Promise<PushAppRecord> {
   const principal = principalOf(ctx);
-  const app = isUuid(appId) ? await findPushApp(deps.db, appId) : null;
-  if (!app || app.companyId !== principal.companyId) throw errors.noSuch('app', appId);
+  const app = await visibleRow(
+    isUuid(appId) ? findPushApp(deps.db, appId) : null,
+    (row) => row.companyId === principal.companyId,
+    () => errors.noSuch('app', appId),
+  );
   if (principal.kind === 'apiKey' && principal.appId !== app.id) {
     throw errors.forbidden('This API key belongs to another app');
   }
@@ -147,15 +151,11 @@ export async function appRowFor<R extends { appId: string }>(
   id: string,
   find: (id: string) => Promise<R | null>,
 ): Promise<R> {
-  const row = isUuid(id) ? await find(id) : null;
-  if (!row) throw errors.noSuch(what, id);
-  try {
-    await appFor(ctx, deps, row.appId);
-  } catch (err) {
-    if (err instanceof AppError && err.status === 404) throw errors.noSuch(what, id);
-    throw err;
-  }
-  return row;
+  return visibleRow(
+    isUuid(id) ? find(id) : null,
+    (row) => allowedUnless(404, () => appFor(ctx, deps, row.appId)),
+    () => errors.noSuch(what, id),
+  );
 }
 
 /** Managing apps and keys needs a user: an API key (scoped to its app's use) gets 403. */

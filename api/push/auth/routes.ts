@@ -15,6 +15,7 @@ import { pushLimits } from './limits';
 import { principalOf, pushAuth } from './middleware';
 import { LoginRequest, RefreshRequest, RegisterRequest, SetPasswordRequest, SetupTokenRequest } from './schema';
 import { authResult, presentUser } from './sessions';
+import { isoOrNull } from '../../kit/dates';
 
 /**
  * POST /auth/register, /auth/login, /auth/refresh, /auth/setup-token, /auth/set-password
@@ -59,7 +60,7 @@ export function pushAuthRouter(deps: AppDeps): Router {
   router.post('/auth/setup-token', perIp, idem, async (ctx) => {
     const { token } = parse(SetupTokenRequest, ctx.request.body);
     const info = await setupTokenInfo(deps.db, token, nowOf(deps));
-    ctx.body = { ...info, expiresAt: info.expiresAt?.toISOString() ?? null };
+    ctx.body = { ...info, expiresAt: isoOrNull(info.expiresAt) };
     carriesSecret(ctx);
   });
 

@@ -6,6 +6,7 @@ import { appSigningKeys } from '../../kit/auth/signing-keys';
 import type { PushUserRow } from '../../../domain/auth/types';
 import type { PushSession } from '../../../domain/auth/types';
 import { issueAccessToken } from './tokens';
+import { iso } from '../../kit/dates';
 
 export interface AuthResultBody {
   accessToken: string;
@@ -18,7 +19,7 @@ export const presentUser = (u: PushUserRow) => ({
   id: u.id,
   email: u.email,
   name: u.name,
-  createdAt: new Date(u.createdAt).toISOString(),
+  createdAt: iso(u.createdAt),
 });
 
 /** 401 for an account without a company (it could not act on anything). */
@@ -29,5 +30,5 @@ export async function authResult(deps: AppDeps, { user, refreshToken }: PushSess
     companyId: user.companyId,
     isSuperAdmin: user.isSuperAdmin,
   });
-  return { accessToken, refreshToken, expiresAt: expiresAt.toISOString(), user: presentUser(user) };
+  return { accessToken, refreshToken, expiresAt: iso(expiresAt), user: presentUser(user) };
 }

@@ -4,64 +4,32 @@
 // workflow is an Update to it (the workflow writes the row); while the workflow's entry
 // still waits in the outbox, the Update starts it (update-with-start of the entry's own
 // input), so a change never waits for the dispatcher nor gets lost before it.
-import { WorkflowUpdateFailedError } from '@temporalio/client';
-import { ApplicationFailure, type UpdateDefinition } from '@temporalio/common';
+import type { UpdateDefinition } from '@temporalio/common';
 import { findCampaign } from '../../../db/repositories/push-campaigns';
-import type { OutboxStart } from '../../../db/repositories/workflow-starts';
 import { cancelDraft, scheduleDraft, sendCampaign } from '../../../domain/push/campaign';
 import { campaignNotFound } from '../../../domain/push/errors';
 import { isFinished, routeOf } from '../../../domain/push/campaign.rules';
 import type { CampaignRecord } from '../../../domain/push/types';
 import { DomainError } from '../../../domain/errors';
 import {
-  CAMPAIGN_WORKFLOW_TYPE,
-  cancelUpdate,
   campaignWorkflowId,
+  campaignWorkflowStart,
+  cancelUpdate,
   FINISHING,
   NOT_SCHEDULED,
-  PAST_TIME,
-  PUSH_QUEUE,
   rescheduleUpdate,
   type CampaignChangeReply,
-  type CampaignInput,
 } from '../../../workflows/campaign/contract';
 import type { AppDeps } from '../../deps';
-import { isEndedWorkflow, updateEntityWorkflow } from '../../kit/entity-update';
-import { AppError, errors } from '../../kit/errors';
 import type { IdempotencyState } from '../../kit/idempotency';
+import { updateWorkflow } from '../../kit/workflow-update';
 
-/**
- * Temporal calls of a request end within this many ms, the answer a second later at the
- * most (lib/temporal/deadline.ts; then 503): under the 10 s every answer must keep, with
- * room for the request's database reads on a loaded machine. A cancel that timed out may
- * still take effect (the workflow accepted it): GET shows it.
- */
-const TEMPORAL_DEADLINE_MS = 6000;
-
-/** A campaign's entry in the workflow-start outbox: its ids, time and search attributes. */
-export function campaignWorkflowStart(deps: AppDeps) {
-  return (c: CampaignRecord): OutboxStart => {
-    const searchAttributes = deps.config.temporalSearchAttributes;
-    const input: CampaignInput = {
-      campaignId: c.id,
-      appId: c.appId,
-      scheduledAt: c.status === 'Scheduled' && c.scheduledAt ? new Date(c.scheduledAt).toISOString() : null,
-      searchAttributes,
-    };
-    return {
-      workflowId: campaignWorkflowId(c.id),
-      workflowType: CAMPAIGN_WORKFLOW_TYPE,
-      taskQueue: PUSH_QUEUE,
-      args: [input],
-      // none on servers without them
-      searchAttributes: searchAttributes ? { PushAppId: [c.appId], CampaignStatus: [c.status] } : undefined,
-    };
-  };
-}
+/** The outbox entry of a campaign's workflow, with search attributes when the server has them. */
+const workflowOf = (deps: AppDeps) => campaignWorkflowStart(deps.config.temporalSearchAttributes);
 
 export async function send(deps: AppDeps, c: CampaignRecord, idem?: IdempotencyState) {
   if (idem?.resourceId !== c.id) routeOf(c.status, 'send', c.id);
-  const { campaign, estimatedRecipients } = await sendCampaign(deps.db, c.id, campaignWorkflowStart(deps), idem);
+  const { campaign, estimatedRecipients } = await sendCampaign(deps.db, c.id, workflowOf(deps), idem);
   return { campaignId: campaign.id, status: 'Queued' as const, estimatedRecipients };
 }
 
@@ -69,7 +37,7 @@ export async function send(deps: AppDeps, c: CampaignRecord, idem?: IdempotencyS
 export async function schedule(deps: AppDeps, c: CampaignRecord, scheduledAt: Date): Promise<CampaignRecord> {
   if (routeOf(c.status, 'schedule', c.id) === 'draft') {
     try {
-      return await scheduleDraft(deps.db, c.id, scheduledAt, new Date(), campaignWorkflowStart(deps));
+      return await scheduleDraft(deps.db, c.id, scheduledAt, new Date(), workflowOf(deps));
     } catch (err) {
       // it left Draft meanwhile (scheduled by another request): move its timer instead
       if (!(err instanceof DomainError && err.code === 'campaign_not_draft')) throw err;
@@ -98,39 +66,32 @@ async function stored(deps: AppDeps, campaignId: string): Promise<CampaignRecord
 }
 
 /**
- * An Update to the campaign's workflow. Its refusals are 409s; a workflow that has ended
- * is answered from the stored row (a finished campaign: 409); a workflow not started yet
- * is started with the change from its pending outbox entry.
+ * An Update to the campaign's workflow (api/kit/workflow-update.ts), which writes the row.
+ * A time in the past is its validator's 400. A workflow that has ended, and its
+ * refusals "no longer scheduled" and "finishing", are answered from the stored row: the
+ * answer names the status the row has by then (what a GET right after shows), which the
+ * workflow's phase does not know, so the row is read after the refusal rather than the
+ * refusal carrying a status.
  */
-async function change<Args extends unknown[]>(
+function change<Args extends unknown[]>(
   deps: AppDeps,
   campaignId: string,
   update: UpdateDefinition<CampaignChangeReply, Args>,
   args: Args,
 ): Promise<CampaignChangeReply> {
-  try {
-    return await updateEntityWorkflow(deps, {
-      workflowId: campaignWorkflowId(campaignId),
-      workflowType: CAMPAIGN_WORKFLOW_TYPE,
-      update,
-      args,
-      deadlineMs: TEMPORAL_DEADLINE_MS,
-    });
-  } catch (err) {
-    if (err instanceof AppError || err instanceof DomainError) throw err;
-    const failure = err instanceof WorkflowUpdateFailedError ? err.cause : undefined;
-    if (failure instanceof ApplicationFailure) {
-      if (failure.type === PAST_TIME) throw errors.validation(failure.message, { scheduledAt: [failure.message] });
-      if (failure.type === NOT_SCHEDULED || failure.type === FINISHING) throw answerFromRow(await stored(deps, campaignId), failure.message);
-    }
-    if (isEndedWorkflow(err)) throw answerFromRow(await stored(deps, campaignId), 'The campaign has finished');
-    deps.logger.error({ err, campaignId }, 'campaign change failed');
-    throw errors.unavailable();
-  }
+  return updateWorkflow(deps, {
+    workflowId: campaignWorkflowId(campaignId),
+    update,
+    args,
+    answeredFromRow: [NOT_SCHEDULED, FINISHING],
+    onEnded: async ({ refusal }) => {
+      throw answerFromRow(await stored(deps, campaignId), refusal?.message ?? 'The campaign has finished');
+    },
+  });
 }
 
 /** The refusal of a change the workflow could not take, in the stored row's words. */
-function answerFromRow(c: CampaignRecord, message: string): AppError {
-  if (isFinished(c.status)) return errors.conflict('campaign_finished', `Campaign '${c.id}' is ${c.status}; it cannot change any more`);
-  return errors.conflict('campaign_not_scheduled', `Campaign '${c.id}' is ${c.status}: ${message}`);
+function answerFromRow(c: CampaignRecord, message: string): DomainError {
+  if (isFinished(c.status)) return new DomainError('conflict', 'campaign_finished', `Campaign '${c.id}' is ${c.status}; it cannot change any more`);
+  return new DomainError('conflict', 'campaign_not_scheduled', `Campaign '${c.id}' is ${c.status}: ${message}`);
 }

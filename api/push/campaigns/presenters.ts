@@ -2,8 +2,8 @@ import type { Counts } from '../../../db/repositories/push-analytics';
 import { rateOf } from '../../../domain/push/analytics.rules';
 import type { CampaignRecord } from '../../../domain/push/types';
 import type { CampaignAnalyticsResponse, CampaignResponse } from './schema';
+import { iso, isoOrNull } from '../../kit/dates';
 
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
 /** The Campaign object. */
 export function presentCampaign(c: CampaignRecord): CampaignResponse {
@@ -19,13 +19,13 @@ export function presentCampaign(c: CampaignRecord): CampaignResponse {
     targetType: c.targetType,
     segmentId: c.segmentId,
     status: c.status,
-    scheduledAt: iso(c.scheduledAt),
+    scheduledAt: isoOrNull(c.scheduledAt),
     recipients: c.recipients,
     failureReason: c.failureReason,
-    createdAt: iso(c.createdAt)!,
-    updatedAt: iso(c.updatedAt)!,
-    startedAt: iso(c.startedAt),
-    finishedAt: iso(c.finishedAt),
+    createdAt: iso(c.createdAt),
+    updatedAt: iso(c.updatedAt),
+    startedAt: isoOrNull(c.startedAt),
+    finishedAt: isoOrNull(c.finishedAt),
   };
 }
 

@@ -4,14 +4,11 @@
 import { z } from '../../zod';
 import { json, jsonBody } from '../../kit/openapi';
 import { PageQuery, PageSchema } from '../../kit/pagination';
-import { uuidField as uuid, uuidParam } from '../../kit/uuid';
+import { trimmedText, uuidField as uuid, uuidParam } from '../../kit/fields';
 import { CAMPAIGN_STATUSES, CAMPAIGN_TARGETS } from '../../../domain/push/types';
 import { CustomData, MAX_PAYLOAD_BYTES } from '../notifications/schema';
 import { errorResponses, registry, USER_OR_API_KEY } from '../openapi';
 
-const NO_NUL = (s: string) => !s.includes('\u0000');
-const text = (min: number, max: number) =>
-  z.string().trim().min(min, min ? 'must not be blank' : undefined).max(max, `must be at most ${max} characters`).refine(NO_NUL, 'must not contain NUL characters');
 
 const TargetType = z
   .string()
@@ -30,11 +27,11 @@ const HttpUrl = z
 export const CreateCampaignBody = z
   .object({
     appId: uuid(),
-    name: text(1, 200).openapi({ example: 'Black Friday' }),
-    title: text(1, 256).openapi({ example: '50% off today' }),
-    body: text(1, 2048).openapi({ example: 'Everything in the shop, until midnight' }),
+    name: trimmedText(200).openapi({ example: 'Black Friday' }),
+    title: trimmedText(256).openapi({ example: '50% off today' }),
+    body: trimmedText(2048).openapi({ example: 'Everything in the shop, until midnight' }),
     imageUrl: HttpUrl.nullish(),
-    deepLink: z.string().max(2048).refine(NO_NUL, 'must not contain NUL characters').nullish(),
+    deepLink: z.string().max(2048).nullish(),
     customData: CustomData.nullish(),
     targetType: TargetType,
     segmentId: uuid().nullish(),

@@ -1,5 +1,6 @@
 import type { DeviceRow } from '../../../domain/push/types';
 import type { DeviceResponse } from './schema';
+import { iso } from '../../kit/dates';
 
 /** The Device object of Document 3. */
 export function presentDevice(d: DeviceRow): DeviceResponse {
@@ -11,7 +12,7 @@ export function presentDevice(d: DeviceRow): DeviceResponse {
     userId: d.userId,
     deviceMetadata: d.deviceMetadata as DeviceResponse['deviceMetadata'],
     isActive: d.isActive,
-    lastSeenAt: new Date(d.lastSeenAt).toISOString(),
-    createdAt: new Date(d.createdAt).toISOString(),
+    lastSeenAt: iso(d.lastSeenAt),
+    createdAt: iso(d.createdAt),
   };
 }

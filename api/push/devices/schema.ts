@@ -5,7 +5,7 @@
 // segment filters (deviceMetadata.<key>) address every value.
 import { z } from '../../zod';
 import { PageQuery, PageSchema, MAX_PAGE_SIZE } from '../../kit/pagination';
-import { uuidField as uuid, uuidParam } from '../../kit/uuid';
+import { text, uuidField as uuid, uuidParam } from '../../kit/fields';
 import { PLATFORMS } from '../../../lib/push/platform';
 import { registry, API_KEY_ONLY, USER_OR_API_KEY, errorResponses } from '../openapi';
 import { json, jsonBody } from '../../kit/openapi';
@@ -16,9 +16,6 @@ export const MAX_METADATA_STRING = 1000;
 export const MAX_DEVICE_TOKEN = 4096;
 export const MAX_USER_ID = 255;
 
-const NO_NUL = (s: string) => !s.includes('\u0000');
-const str = (max: number) =>
-  z.string().max(max, `must be at most ${max} characters`).refine(NO_NUL, 'must not contain NUL characters');
 
 /** `Android` / `iOS` in any letter case, answered in that spelling. */
 export const Platform = z
@@ -30,21 +27,21 @@ export const Platform = z
   })
   .openapi({ type: 'string', example: 'Android', description: 'Android or iOS, in any letter case' });
 
-const MetadataValue = z.union([str(MAX_METADATA_STRING), z.number().finite(), z.boolean(), z.null()]);
+const MetadataValue = z.union([text(MAX_METADATA_STRING), z.number().finite(), z.boolean(), z.null()]);
 export const DeviceMetadata = z
-  .record(str(MAX_METADATA_KEY_LENGTH).refine((k) => k.length > 0, 'keys must not be empty'), MetadataValue)
+  .record(text(MAX_METADATA_KEY_LENGTH).refine((k) => k.length > 0, 'keys must not be empty'), MetadataValue)
   .refine((m) => Object.keys(m).length <= MAX_METADATA_KEYS, `at most ${MAX_METADATA_KEYS} keys`)
   .openapi({
     description: `A flat object: at most ${MAX_METADATA_KEYS} keys of up to ${MAX_METADATA_KEY_LENGTH} characters; values are strings (up to ${MAX_METADATA_STRING} characters), numbers, booleans or null`,
     example: { country: 'US', language: 'en', appVersion: '2.4.1', subscriptionTier: 'premium' },
   });
 
-const UserId = str(MAX_USER_ID).nullable().openapi({ description: "the caller's own id of the device's user", example: 'player-42' });
+const UserId = text(MAX_USER_ID).nullable().openapi({ description: "the caller's own id of the device's user", example: 'player-42' });
 
 export const RegisterDeviceBody = z
   .object({
     appId: uuid().optional().openapi({ description: "the API key's app (the default); another app is a 403" }),
-    deviceToken: str(MAX_DEVICE_TOKEN).refine((t) => t.trim().length > 0, 'must not be blank').openapi({ example: 'fcm-token-abc123' }),
+    deviceToken: text(MAX_DEVICE_TOKEN, { notBlank: true }).openapi({ example: 'fcm-token-abc123' }),
     platform: Platform,
     userId: UserId.optional(),
     deviceMetadata: DeviceMetadata.optional(),
@@ -60,7 +57,7 @@ export const UpdateDeviceBody = z
 export const ListDevicesQuery = PageQuery.extend({
   appId: uuid(),
   platform: Platform.optional(),
-  userId: str(MAX_USER_ID).optional(),
+  userId: text(MAX_USER_ID).optional(),
 });
 
 export const DeviceIdParams = z.object({ deviceId: uuidParam() });

@@ -1,5 +1,6 @@
 import type { EventTriggerRecord } from '../../../domain/push/types';
 import type { EventTriggerResponse } from './schema';
+import { iso } from '../../kit/dates';
 
 /** The EventTrigger object: the create request's fields, its id, `enabled` and timestamps. */
 export function presentEventTrigger(t: EventTriggerRecord): EventTriggerResponse {
@@ -13,7 +14,7 @@ export function presentEventTrigger(t: EventTriggerRecord): EventTriggerResponse
     title: t.title,
     body: t.body,
     enabled: t.enabled,
-    createdAt: new Date(t.createdAt).toISOString(),
-    updatedAt: new Date(t.updatedAt).toISOString(),
+    createdAt: iso(t.createdAt),
+    updatedAt: iso(t.updatedAt),
   };
 }

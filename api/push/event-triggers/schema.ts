@@ -3,7 +3,7 @@
 // rules are domain/push/trigger.rules.ts's; the OpenAPI paths are at the end.
 import { z } from '../../zod';
 import { json, jsonBody } from '../../kit/openapi';
-import { uuidField as uuid, uuidParam } from '../../kit/uuid';
+import { text as textField, uuidField as uuid, uuidParam } from '../../kit/fields';
 import { API_KEY_ONLY, errorResponses, registry, USER_OR_API_KEY } from '../openapi';
 import {
   conditionProblem,
@@ -15,13 +15,7 @@ import {
   TRIGGER_OPERATORS,
 } from '../../../domain/push/trigger.rules';
 
-const NO_NUL = (s: string) => !s.includes('\u0000');
-const text = (max: number) =>
-  z
-    .string()
-    .max(max, `must be at most ${max} characters`)
-    .refine((s) => s.trim().length > 0, 'must not be blank')
-    .refine(NO_NUL, 'must not contain NUL characters');
+const text = (max: number) => textField(max, { notBlank: true });
 
 /** Fired properties: a JSON object of at most this size (its values render into pushes). */
 export const MAX_PROPERTIES_BYTES = 8192;
@@ -93,7 +87,7 @@ export const EventTriggerIdParams = z.object({ triggerId: uuidParam() });
 
 export const FireEventBody = z
   .object({
-    deviceId: z.string().min(1).max(100).refine(NO_NUL, 'must not contain NUL characters').openapi({ format: 'uuid', description: "A device of the key's app" }),
+    deviceId: z.string().min(1).max(100).openapi({ format: 'uuid', description: "A device of the key's app" }),
     eventName: text(MAX_EVENT_NAME).openapi({ example: 'purchase_completed' }),
     properties: z
       .record(z.unknown())

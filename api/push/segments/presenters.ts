@@ -1,5 +1,6 @@
 import type { SegmentRow } from '../../../domain/push/types';
 import type { SegmentResponse } from './schema';
+import { iso } from '../../kit/dates';
 
 /** The Segment object: the create request's fields, its id and timestamps. */
 export function presentSegment(s: SegmentRow): SegmentResponse {
@@ -9,7 +10,7 @@ export function presentSegment(s: SegmentRow): SegmentResponse {
     name: s.name,
     description: s.description,
     filter: s.filter,
-    createdAt: new Date(s.createdAt).toISOString(),
-    updatedAt: new Date(s.updatedAt).toISOString(),
+    createdAt: iso(s.createdAt),
+    updatedAt: iso(s.updatedAt),
   };
 }

@@ -3,25 +3,15 @@
 // segment); filter-schema.ts makes it a request field. The OpenAPI paths are at the end.
 import { z } from '../../zod';
 import { registry, USER_OR_API_KEY, errorResponses } from '../openapi';
-import { uuidField as uuid, uuidParam } from '../../kit/uuid';
+import { text, uuidField as uuid, uuidParam } from '../../kit/fields';
 import { SegmentFilterField, SegmentFilterResponse } from './filter-schema';
 import { json, jsonBody } from '../../kit/openapi';
-
-const NO_NUL = (s: string) => !s.includes('\u0000');
 
 export const CreateSegmentBody = z
   .object({
     appId: uuid(),
-    name: z
-      .string()
-      .max(200, 'must be at most 200 characters')
-      .refine((s) => s.trim().length > 0, 'must not be blank')
-      .refine(NO_NUL, 'must not contain NUL characters')
-      .openapi({ example: 'US premium players' }),
-    description: z
-      .string()
-      .max(2000, 'must be at most 2000 characters')
-      .refine(NO_NUL, 'must not contain NUL characters')
+    name: text(200, { notBlank: true }).openapi({ example: 'US premium players' }),
+    description: text(2000)
       .nullable()
       .optional()
       .openapi({ example: 'Premium subscribers in the US' }),

@@ -1,11 +1,11 @@
 import type { TrialRequestRecord } from '../../../domain/onboarding/types';
-import type { TrialRequestAdminView } from './schema';
+import type { TrialRequestAdminView, TrialRequestSummary } from './schema';
+import { iso, isoOrNull } from '../../kit/dates';
 
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
 /** The public summary: nothing but the id, status, email and time (the spec's non-secret summary). */
-export function presentSummary(r: TrialRequestRecord) {
-  return { id: r.id, status: r.status, email: r.email, createdAt: iso(r.createdAt)! };
+export function presentSummary(r: TrialRequestRecord): TrialRequestSummary {
+  return { id: r.id, status: r.status, email: r.email, createdAt: iso(r.createdAt) };
 }
 
 /** What a super-admin sees: the request, the decision, the trial, the setup email's bookkeeping; never a token. */
@@ -21,20 +21,20 @@ export function presentAdminView(r: TrialRequestRecord): TrialRequestAdminView {
     planSlug: r.planSlug,
     trialDays: r.trialDays,
     adminNotes: r.adminNotes,
-    decidedAt: iso(r.decidedAt),
+    decidedAt: isoOrNull(r.decidedAt),
     companyId: r.companyId,
     companyStatus: r.companyStatus,
-    trialEndsAt: iso(r.trialEndsAt),
-    passwordSetAt: iso(r.passwordSetAt),
+    trialEndsAt: isoOrNull(r.trialEndsAt),
+    passwordSetAt: isoOrNull(r.passwordSetAt),
     setupEmail: {
       state: r.setupEmailState,
       attempts: r.setupEmailAttempts,
-      lastAttemptAt: iso(r.setupEmailLastAttemptAt),
+      lastAttemptAt: isoOrNull(r.setupEmailLastAttemptAt),
       provider: r.setupEmailProvider,
       providerMessageId: r.setupEmailMessageId,
       lastError: r.setupEmailLastError,
-      lastLinkGeneratedAt: iso(r.setupLinkGeneratedAt),
+      lastLinkGeneratedAt: isoOrNull(r.setupLinkGeneratedAt),
     },
-    updatedAt: iso(r.updatedAt)!,
+    updatedAt: iso(r.updatedAt),
   };
 }

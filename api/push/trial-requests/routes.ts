@@ -12,6 +12,7 @@ import {
   rejectUpdate,
   resendSetupUpdate,
   setupLinkUpdate,
+  trialRequestWorkflowStart,
 } from '../../../workflows/trial-request/contract';
 import type { AppDeps } from '../../deps';
 import { errors } from '../../kit/errors';
@@ -22,7 +23,7 @@ import { applyRateLimit, gate } from '../../kit/rate-limit';
 import { parse } from '../../kit/validation';
 import { principalOf, pushAuth, type PushPrincipal } from '../auth';
 import { pushLimits } from '../auth/limits';
-import { act, setupUrlFor, storedRequest, trialRequestWorkflowStart } from './gateway';
+import { act, setupUrlFor, storedRequest } from './gateway';
 import { presentAdminView, presentSummary } from './presenters';
 import { ApproveBody, ExtendBody, ListTrialRequestsQuery, RejectBody, SubmitTrialRequestBody, TrialRequestIdParams } from './schema';
 
@@ -48,7 +49,7 @@ export function pushTrialRequestsRouter(deps: AppDeps): Router {
 
   router.post('/trial-requests', perIp, publicIdem, async (ctx) => {
     const body = parse(SubmitTrialRequestBody, ctx.request.body);
-    const { request, created } = await submitTrialRequest(deps.db, body, trialRequestWorkflowStart(deps));
+    const { request, created } = await submitTrialRequest(deps.db, body, trialRequestWorkflowStart(deps.config.temporalSearchAttributes));
     ctx.status = created ? 201 : 200;
     ctx.body = presentSummary(request);
   });

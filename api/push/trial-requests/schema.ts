@@ -3,13 +3,11 @@
 import { z } from '../../zod';
 import { json, jsonBody } from '../../kit/openapi';
 import { PageQuery, PageSchema } from '../../kit/pagination';
-import { uuidParam } from '../../kit/uuid';
+import { trimmedText, uuidParam } from '../../kit/fields';
 import { TRIAL_REQUEST_STATUSES } from '../../../domain/onboarding/types';
 import { errorResponses, registry, USER_ONLY } from '../openapi';
 
-const NO_NUL = (s: string) => !s.includes('\u0000');
-const text = (max: number) =>
-  z.string().trim().min(1, 'must not be blank').max(max, `must be at most ${max} characters`).refine(NO_NUL, 'must not contain NUL characters');
+const text = trimmedText;
 const slug = z
   .string()
   .trim()
@@ -74,6 +72,7 @@ export const TrialRequestAdminView = registry.register(
   }),
 );
 export type TrialRequestAdminView = z.infer<typeof TrialRequestAdminView>;
+export type TrialRequestSummary = z.infer<typeof TrialRequestSummary>;
 
 export const TrialRequestPage = registry.register('TrialRequestPage', PageSchema(TrialRequestAdminView));
 
@@ -94,7 +93,7 @@ export const ApproveBody = z
   .object({
     planSlug: slug,
     trialDays: days.openapi({ example: 14 }),
-    adminNotes: z.string().trim().max(4000).refine(NO_NUL, 'must not contain NUL characters').nullish(),
+    adminNotes: z.string().trim().max(4000).nullish(),
   })
   .strict()
   .openapi('TrialApproval');

@@ -1,5 +1,6 @@
 import type { AgentRecord } from '../../../domain/tickets/types';
 import type { AgentResponse, AssigneeResponse } from './schema';
+import { iso } from '../../kit/dates';
 
 export function presentAgent(row: AgentRecord): AgentResponse {
   return {
@@ -8,7 +9,7 @@ export function presentAgent(row: AgentRecord): AgentResponse {
     name: row.name,
     email: row.email,
     avatarUrl: row.avatarUrl,
-    createdAt: row.createdAt.toISOString(),
+    createdAt: iso(row.createdAt),
   };
 }
 

@@ -4,9 +4,9 @@ import type { AppDeps } from '../../deps';
 import { errors } from '../errors';
 import { parse } from '../../kit/validation';
 import { newId } from '../../../lib/ids';
-import { requireScope, requireWorkspace, workspaceIdOf, type Scope } from '../access';
-import { looksLikeId } from '../players/params';
-import { canUseWorkspace } from '../players/visibility';
+import { canUseWorkspace, requireScope, requireWorkspace, workspaceIdOf, type Scope } from '../access';
+import { looksLikeId } from '../../kit/fields';
+import { visibleRow } from '../../kit/visible-row';
 import { presentAgent } from './presenters';
 import { findAgentById, insertAgent, listAgents } from '../../../db/repositories/agents';
 import { AgentIdParams, CreateAgentBody, ListAgentsQuery } from './schema';
@@ -56,9 +56,12 @@ export function agentsRouter(deps: AppDeps): Router {
   router.get('/agents/:id', async (ctx) => {
     requireStaffScope(ctx, 'tickets:read');
     const { id } = parse(AgentIdParams, ctx.params);
-    const row = looksLikeId(id, 'agt') ? await findAgentById(deps.db, id) : null;
     // 404 rather than 403 for another workspace's agent: ids do not leak existence.
-    if (!row || !(await canUseWorkspace(ctx, deps, row.workspaceId))) throw errors.agentNotFound(id);
+    const row = await visibleRow(
+      looksLikeId(id, 'agt') ? findAgentById(deps.db, id) : null,
+      (agent) => canUseWorkspace(ctx, deps, agent.workspaceId),
+      () => errors.agentNotFound(id),
+    );
     ctx.body = presentAgent(row);
   });
 

@@ -3,7 +3,8 @@
 import { z } from '../../zod';
 import { errorResponses, registry, security, json } from '../openapi-registry';
 import { intQuery } from '../../kit/pagination';
-import { email, text, workspaceIdParam } from '../players/params';
+import { email, prefixedIdParam, text } from '../../kit/fields';
+import { workspaceIdParam } from '../fields';
 
 const WorkspaceIdField = workspaceIdParam().openapi({
   description: 'Required unless the API key is bound to one workspace.',
@@ -34,7 +35,7 @@ export const ListAgentsQuery = z.object({
   offset: intQuery(0, 0, Number.MAX_SAFE_INTEGER),
 });
 
-export const AgentIdParams = z.object({ id: z.string().openapi({ example: 'agt_01jd3k8xq7m2c4v9b0n6t5r8ya' }) });
+export const AgentIdParams = z.object({ id: prefixedIdParam('agt') });
 
 export const AgentResponse = registry.register(
   'Agent',

@@ -1,8 +1,7 @@
 import type { z } from '../../zod';
 import type { KeyRow } from '../../../domain/auth/types';
 import type { ApiKeyMetadata } from './schema';
-
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
+import { iso, isoOrNull } from '../../kit/dates';
 
 /** Key metadata as every auth endpoint shows it; the secret and its hash never leave the database. */
 export function presentKey(row: KeyRow): z.infer<typeof ApiKeyMetadata> {
@@ -16,8 +15,8 @@ export function presentKey(row: KeyRow): z.infer<typeof ApiKeyMetadata> {
     scopes: row.scopes,
     workspaceId: row.workspaceId,
     playerId: row.playerId,
-    lastUsedAt: iso(row.lastUsedAt),
-    createdAt: row.createdAt.toISOString(),
-    revokedAt: iso(row.revokedAt),
+    lastUsedAt: isoOrNull(row.lastUsedAt),
+    createdAt: iso(row.createdAt),
+    revokedAt: isoOrNull(row.revokedAt),
   };
 }

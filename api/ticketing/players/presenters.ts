@@ -2,8 +2,7 @@ import type { PlayerTicketRow } from '../../../db/repositories/players';
 import type { PlayerRow } from '../../../domain/players/types';
 import { playerEventData } from '../../../domain/players/events';
 import type { PlayerExpansion, PlayerResponse, PlayerTicketItem } from './schema';
-
-const iso = (d: Date) => d.toISOString();
+import { iso } from '../../kit/dates';
 
 /** The Player object of Document 1 (the same object is the player.created event's data). */
 export function presentPlayer(row: PlayerRow): PlayerResponse {

@@ -5,13 +5,13 @@ import { errors } from '../errors';
 import { parse } from '../../kit/validation';
 import { findPlayer, listPlayerTickets, lookupPlayer } from '../../../db/repositories/players';
 import type { PlayerRow } from '../../../domain/players/types';
-import { requireScope, requireWorkspace, workspaceIdOf } from '../access';
+import { canUseWorkspace, requireScope, requireWorkspace, workspaceIdOf } from '../access';
 import { erasePlayer } from '../../../domain/players/erase-player';
-import { looksLikeId } from './params';
+import { looksLikeId } from '../../kit/fields';
+import { visibleRow } from '../../kit/visible-row';
 import { presentPlayer, presentPlayerTicket } from './presenters';
 import { PlayerLookupQuery, PlayerTicketsQuery, UpsertPlayerBody } from './schema';
 import { upsertPlayer } from '../../../domain/players/upsert-player';
-import { canUseWorkspace } from './visibility';
 
 /**
  * Players under /v1 (mounted behind authentication). Reads need `players:read`,
@@ -22,10 +22,12 @@ export function playersRouter(deps: AppDeps): Router {
   const router = new Router();
 
   /** A live player the caller may see, by `kpl_` id; 404 for anything else. */
-  async function visiblePlayer(ctx: Context, id: string): Promise<PlayerRow> {
-    const row = looksLikeId(id, 'kpl') ? await findPlayer(deps.db, id) : null;
-    if (!row || !(await canUseWorkspace(ctx, deps, row.workspace_id))) throw errors.playerNotFound(id);
-    return row;
+  function visiblePlayer(ctx: Context, id: string): Promise<PlayerRow> {
+    return visibleRow(
+      looksLikeId(id, 'kpl') ? findPlayer(deps.db, id) : null,
+      (row) => canUseWorkspace(ctx, deps, row.workspace_id),
+      () => errors.playerNotFound(id),
+    );
   }
 
   router.post('/players', async (ctx) => {

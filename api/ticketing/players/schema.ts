@@ -4,7 +4,8 @@ import { z } from '../../zod';
 import { errorResponses, registry, security, json } from '../openapi-registry';
 import { intQuery } from '../../kit/pagination';
 import { ERASED_PREFIX } from '../../../domain/players/rules';
-import { email, text, workspaceIdParam } from './params';
+import { email, prefixedIdParam, text } from '../../kit/fields';
+import { workspaceIdParam } from '../fields';
 
 export const MAX_METADATA_KEYS = 50;
 
@@ -50,7 +51,7 @@ export const PlayerTicketsQuery = z.object({
   offset: intQuery(0, 0, Number.MAX_SAFE_INTEGER),
 });
 
-export const PlayerIdParams = z.object({ id: z.string().openapi({ example: 'kpl_01jd3k8xq7m2c4v9b0n6t5r8ya' }) });
+export const PlayerIdParams = z.object({ id: prefixedIdParam('kpl') });
 
 export const PlayerResponse = registry.register(
   'Player',

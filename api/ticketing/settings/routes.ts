@@ -7,7 +7,7 @@ import { z } from '../../zod';
 import { findWorkspaceSettings } from '../../../db/repositories/workspaces';
 import { patchWorkspaceSettings } from '../../../domain/workspaces/update-settings';
 import { requireScope, requireWorkspace, type Scope } from '../access';
-import { workspaceIdParam } from '../players/params';
+import { workspaceIdParam } from '../fields';
 import { presentSettings } from './presenters';
 import { SettingsPatchBody, WorkspaceSettingsResponse } from './schema';
 

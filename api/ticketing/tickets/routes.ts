@@ -6,10 +6,12 @@ import { assignUpdate, deleteUpdate, messageUpdate, patchUpdate, resolveUpdate }
 import type { AppDeps } from '../../deps';
 import { errors } from '../errors';
 import { parse } from '../../kit/validation';
-import { auth, requireScope, requireWorkspace } from '../access';
+import { auth, canUseWorkspace, requireScope, requireWorkspace } from '../access';
+import { visibleRow } from '../../kit/visible-row';
 import { changeTicket } from './gateway';
 import { createTicket } from './gateway';
 import type { IdempotencyState } from '../../kit/idempotency';
+import { cursorPage } from '../../kit/pagination';
 import { countMatches, pageOfTickets } from '../../../db/repositories/ticket-list';
 import { buildListQuery } from './list-query';
 import { findPlayer, findPlayerByRef } from '../../../db/repositories/players';
@@ -25,6 +27,7 @@ import {
   ListTicketsQuery,
   PatchTicketBody,
   ResolveTicketBody,
+  type TicketPage,
 } from './schema';
 
 export function ticketsRouter(deps: AppDeps): Router {
@@ -41,18 +44,18 @@ export function ticketsRouter(deps: AppDeps): Router {
     return t;
   }
 
-  /** The ticket if the caller may see it; anything else is indistinguishable from absent. */
-  async function visibleTicket(ctx: Context, id: string) {
+  /**
+   * The ticket if the caller may see it (its workspace, and for an SDK key its player);
+   * another's ticket is indistinguishable from an absent one. A failing dependency is not
+   * "absent": it is thrown on and answered 503.
+   */
+  function visibleTicket(ctx: Context, id: string) {
     const a = auth(ctx);
-    const t = await findTicket(deps.db, id);
-    if (!t) throw errors.ticketNotFound(id);
-    try {
-      await requireWorkspace(ctx, deps, t.workspaceId);
-    } catch {
-      throw errors.ticketNotFound(id);
-    }
-    if (a.playerId && t.playerId !== a.playerId) throw errors.ticketNotFound(id);
-    return t;
+    return visibleRow(
+      findTicket(deps.db, id),
+      async (t) => (await canUseWorkspace(ctx, deps, t.workspaceId)) && (!a.playerId || t.playerId === a.playerId),
+      () => errors.ticketNotFound(id),
+    );
   }
 
   router.post('/tickets', async (ctx) => {
@@ -97,19 +100,11 @@ export function ticketsRouter(deps: AppDeps): Router {
     await requireWorkspace(ctx, deps, q.workspaceId);
     const { page, count, cursorFor } = buildListQuery(q, a.playerId);
     const [rows, { total, totalExact }] = await Promise.all([pageOfTickets(deps.db, page), countMatches(deps.db, count)]);
-    const hasMore = rows.length > q.limit;
-    const pageRows = rows.slice(0, q.limit);
+    const { rows: shown, hasMore, nextCursor } = cursorPage(rows, q.limit, cursorFor);
     ctx.body = {
-      data: pageRows.map((r) => present.presentListItem(toTicketRecord(r))),
-      pagination: {
-        total,
-        totalExact,
-        limit: q.limit,
-        offset: q.cursor ? 0 : q.offset,
-        hasMore,
-        nextCursor: hasMore ? cursorFor(pageRows[pageRows.length - 1]) : null,
-      },
-    };
+      data: shown.map((r) => present.presentListItem(toTicketRecord(r))),
+      pagination: { total, totalExact, limit: q.limit, offset: q.cursor ? 0 : q.offset, hasMore, nextCursor },
+    } satisfies TicketPage;
   });
 
   router.get('/tickets/:id', async (ctx) => {

@@ -123,6 +123,19 @@ const Pagination = z.object({
   nextCursor: z.string().nullable(),
 });
 
+const TicketPage = z.object({ data: z.array(TicketListItem), pagination: Pagination });
+export const TicketChanges = z.object({ id: z.string(), status: Status, priority: Priority, category: z.string().nullable(), assigneeId: z.string().nullable(), tags: z.array(z.string()), internalNote: z.string().nullable(), updatedAt: z.string() });
+export const TicketAssignment = z.object({ id: z.string(), assigneeId: z.string(), assignee: Agent, status: Status, internalNote: z.string().nullable(), updatedAt: z.string() });
+export const TicketResolution = z.object({ id: z.string(), status: z.literal('resolved'), resolutionNote: z.string().nullable(), notificationSent: z.boolean(), resolvedAt: z.string(), updatedAt: z.string() });
+export type TicketListItem = z.infer<typeof TicketListItem>;
+export type Ticket = z.infer<typeof Ticket>;
+export type TicketDetail = z.infer<typeof TicketDetail>;
+export type Message = z.infer<typeof Message>;
+export type TicketPage = z.infer<typeof TicketPage>;
+export type TicketChanges = z.infer<typeof TicketChanges>;
+export type TicketAssignment = z.infer<typeof TicketAssignment>;
+export type TicketResolution = z.infer<typeof TicketResolution>;
+
 const ticketIdParam = z.object({ id: z.string().openapi({ example: 'tkt_01jd…' }) });
 
 registry.registerPath({
@@ -132,7 +145,7 @@ registry.registerPath({
 });
 registry.registerPath({
   method: 'get', path: '/v1/tickets', tags: ['Tickets'], security, summary: 'List tickets', request: { query: ListTicketsQuery },
-  responses: { 200: json(z.object({ data: z.array(TicketListItem), pagination: Pagination }), 'a page of tickets'), ...errorResponses(400) },
+  responses: { 200: json(TicketPage, 'a page of tickets'), ...errorResponses(400) },
 });
 registry.registerPath({
   method: 'get', path: '/v1/tickets/{id}', tags: ['Tickets'], security, summary: 'Get a ticket with messages, player and assignee',
@@ -142,7 +155,7 @@ registry.registerPath({
   method: 'patch', path: '/v1/tickets/{id}', tags: ['Tickets'], security, summary: 'Update a ticket',
   request: { params: ticketIdParam, ...body(PatchTicketBody) },
   responses: {
-    200: json(z.object({ id: z.string(), status: Status, priority: Priority, category: z.string().nullable(), assigneeId: z.string().nullable(), tags: z.array(z.string()), internalNote: z.string().nullable(), updatedAt: z.string() }), 'changed fields'),
+    200: json(TicketChanges, 'changed fields'),
     ...errorResponses(400, 404, 409, 422),
   },
 });
@@ -150,7 +163,7 @@ registry.registerPath({
   method: 'post', path: '/v1/tickets/{id}/assign', tags: ['Tickets'], security, summary: 'Assign a ticket to an agent',
   request: { params: ticketIdParam, ...body(AssignTicketBody) },
   responses: {
-    200: json(z.object({ id: z.string(), assigneeId: z.string(), assignee: Agent, status: Status, internalNote: z.string().nullable(), updatedAt: z.string() }), 'assigned'),
+    200: json(TicketAssignment, 'assigned'),
     ...errorResponses(400, 404, 409),
   },
 });
@@ -158,7 +171,7 @@ registry.registerPath({
   method: 'post', path: '/v1/tickets/{id}/resolve', tags: ['Tickets'], security, summary: 'Resolve a ticket',
   request: { params: ticketIdParam, ...body(ResolveTicketBody) },
   responses: {
-    200: json(z.object({ id: z.string(), status: z.literal('resolved'), resolutionNote: z.string().nullable(), notificationSent: z.boolean(), resolvedAt: z.string(), updatedAt: z.string() }), 'resolved'),
+    200: json(TicketResolution, 'resolved'),
     ...errorResponses(400, 404, 409, 422),
   },
 });

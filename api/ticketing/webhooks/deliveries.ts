@@ -2,19 +2,10 @@
 // and its status filter. The table's SQL is in db/repositories/webhook-deliveries.ts.
 import { pageOfDeliveries, type DeliveryRow } from '../../../db/repositories/webhook-deliveries';
 import type { Executor } from '../../../db/db';
-import { decodeCursor, encodeCursor } from '../../kit/pagination';
+import { cursorPage, decodeCursor, encodeCursor } from '../../kit/pagination';
 import type { DeliveriesQuery } from './schema';
 
-export {
-  attemptsOf,
-  claimForRedelivery,
-  deleteUnsentDelivery,
-  findLoggedDelivery as findDelivery,
-  insertSyntheticDelivery,
-  unclaim,
-  type Claimed,
-  type DeliveryRow,
-} from '../../../db/repositories/webhook-deliveries';
+export { attemptsOf, findLoggedDelivery as findDelivery, type DeliveryRow } from '../../../db/repositories/webhook-deliveries';
 
 const CURSOR_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
@@ -39,8 +30,5 @@ export async function listDeliveries(executor: Executor, endpointId: string, q: 
   const status = q.status ?? null;
   const before = q.cursor ? decodeDeliveryCursor(q.cursor, status) : null;
   const rows: DeliveryRow[] = await pageOfDeliveries(executor, endpointId, { status, before, limit: q.limit + 1 });
-  const page = rows.slice(0, q.limit);
-  const last = page[page.length - 1];
-  const hasMore = rows.length > q.limit;
-  return { rows: page, hasMore, nextCursor: hasMore ? encodeCursor({ at: last.created_key, id: last.id, st: status }) : null };
+  return cursorPage(rows, q.limit, (last) => encodeCursor({ at: last.created_key, id: last.id, st: status }));
 }

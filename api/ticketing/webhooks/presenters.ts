@@ -2,8 +2,7 @@ import type { WebhookAttempt as AttemptRow } from '../../../db/entities';
 import type { DeliveryRow } from './deliveries';
 import type { EndpointRecord } from '../../../db/repositories/webhook-endpoints';
 import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookEventType } from './schema';
-
-const iso = (d: Date) => d.toISOString();
+import { iso, isoOrNull } from '../../kit/dates';
 
 /** The Webhook endpoint object of Document 1, without `secret` (shown only on create). */
 export function presentEndpoint(row: EndpointRecord): WebhookEndpoint {
@@ -39,7 +38,7 @@ export function presentDelivery(row: DeliveryRow, attempts: AttemptRow[]): Webho
     attempts: row.attempts,
     test: row.synthetic,
     createdAt: iso(row.created_at),
-    completedAt: row.completed_at ? iso(row.completed_at) : null,
+    completedAt: isoOrNull(row.completed_at),
     // The body is the envelope we built with JSON.stringify, so it always parses.
     payload: JSON.parse(row.body),
     attemptLog: attempts.map(presentAttempt),

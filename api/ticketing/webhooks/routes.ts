@@ -1,42 +1,24 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { masterKey } from '../../../lib/crypto/master-key';
-import { encryptSecret } from '../../../lib/crypto/secret-box';
-import { newEndpointSecret } from '../../../lib/webhooks/signing';
-import { checkWebhookUrl } from '../../../lib/webhooks/url-policy';
-import { newId } from '../../../lib/ids';
+import { webhookRefusals } from '../../../domain/webhooks/errors';
 import type { AppDeps } from '../../deps';
 import { errors } from '../errors';
 import { carriesSecret } from '../../kit/headers';
 import { parse } from '../../kit/validation';
-import { requireScope, requireWorkspace } from '../access';
-import { looksLikeId } from '../players/params';
-import { canUseWorkspace } from '../players/visibility';
+import { canUseWorkspace, requireScope, requireWorkspace } from '../access';
+import { looksLikeId } from '../../kit/fields';
+import { visibleRow } from '../../kit/visible-row';
 import { attemptsOf, listDeliveries } from './deliveries';
-import { redeliver, sendTest } from './gateway';
+import { createEndpoint, deleteEndpoint, patchEndpoint, redeliver, sendTest } from './gateway';
 import { presentDelivery, presentEndpoint } from './presenters';
-import {
-  deleteEndpoint,
-  findEndpoint,
-  insertEndpoint,
-  listEndpoints,
-  updateEndpoint,
-  type EndpointRecord,
-} from '../../../db/repositories/webhook-endpoints';
-import {
-  CreateWebhookBody,
-  DeliveriesQuery,
-  ListWebhooksQuery,
-  MAX_ENDPOINTS_PER_WORKSPACE,
-  PatchWebhookBody,
-  TestWebhookBody,
-  type WebhookEventType,
-} from './schema';
+import { findEndpoint, listEndpoints, type EndpointRecord } from '../../../db/repositories/webhook-endpoints';
+import { CreateWebhookBody, DeliveriesQuery, ListWebhooksQuery, PatchWebhookBody, TestWebhookBody, type WebhookEventType } from './schema';
 
 /**
  * Webhook endpoints under /v1 (behind authentication), all with `webhooks:manage`. The
  * scope is checked before the input, so a key that may not call them learns nothing.
- * Decisions (limits, codes, shapes): docs/webhooks.md, "API".
+ * Decisions (limits, codes, shapes): docs/webhooks.md, "API". The rules are the domain's
+ * (domain/webhooks/), reached through gateway.ts.
  */
 export function webhooksRouter(deps: AppDeps): Router {
   const router = new Router();
@@ -48,50 +30,21 @@ export function webhooksRouter(deps: AppDeps): Router {
     return a;
   }
 
-  /** HTTPS to a public host (url-policy.ts); the reason is the 400's message. */
-  async function publicUrl(url: string): Promise<string> {
-    const check = await checkWebhookUrl(url, { allowLoopback: deps.config.webhookAllowLoopback, resolve: deps.resolveHost });
-    if (!check.ok) throw errors.validation(check.reason);
-    return check.url;
-  }
-
   /** A live endpoint the caller may use; any other id is indistinguishable from a missing one. */
   async function visibleEndpoint(ctx: Context, id: string): Promise<EndpointRecord> {
-    const row = looksLikeId(id, 'wh') ? await findEndpoint(deps.db, id) : null;
-    if (!row || !(await canUseWorkspace(ctx, deps, row.workspaceId))) {
-      throw errors.notFound('webhook_not_found', `No webhook endpoint '${id}' in this workspace`);
-    }
-    return row;
+    return visibleRow(
+      looksLikeId(id, 'wh') ? findEndpoint(deps.db, id) : null,
+      (row) => canUseWorkspace(ctx, deps, row.workspaceId),
+      () => webhookRefusals.webhookNotFound(id),
+    );
   }
 
   router.post('/webhooks', async (ctx) => {
     requireManage(ctx);
     const body = parse(CreateWebhookBody, ctx.request.body);
     await requireWorkspace(ctx, deps, body.workspaceId);
-    const url = await publicUrl(body.url);
-    const id = newId('wh');
-    const secret = newEndpointSecret();
-    const row = await insertEndpoint(
-      deps.db,
-      {
-        id,
-        workspaceId: body.workspaceId,
-        url,
-        events: body.events,
-        description: body.description,
-        active: body.active,
-        // bound to the id: a ciphertext copied to another endpoint does not decrypt
-        secretBox: encryptSecret(masterKey(deps.config), secret, id),
-      },
-      MAX_ENDPOINTS_PER_WORKSPACE,
-    );
-    if (!row) {
-      throw errors.conflict(
-        'webhook_limit_reached',
-        `A workspace can have at most ${MAX_ENDPOINTS_PER_WORKSPACE} webhook endpoints; delete one first`,
-      );
-    }
-    const { createdAt, updatedAt, ...rest } = presentEndpoint(row);
+    const { endpoint, secret } = await createEndpoint(deps, body);
+    const { createdAt, updatedAt, ...rest } = presentEndpoint(endpoint);
     // The signing secret is in the answer: no-store, and sealed in the idempotency store.
     carriesSecret(ctx);
     ctx.status = 201;
@@ -115,20 +68,13 @@ export function webhooksRouter(deps: AppDeps): Router {
     requireManage(ctx);
     const body = parse(PatchWebhookBody, ctx.request.body);
     const endpoint = await visibleEndpoint(ctx, ctx.params.id);
-    const url = body.url === undefined ? undefined : await publicUrl(body.url);
-    // Deliveries still retrying read url and active at each attempt, so they follow the change.
-    const row = await updateEndpoint(deps.db, endpoint.id, { ...body, url });
-    if (!row) throw errors.notFound('webhook_not_found', `No webhook endpoint '${endpoint.id}' in this workspace`);
-    ctx.body = presentEndpoint(row);
+    ctx.body = presentEndpoint(await patchEndpoint(deps, endpoint.id, body));
   });
 
   router.delete('/webhooks/:id', async (ctx) => {
     requireManage(ctx);
     const endpoint = await visibleEndpoint(ctx, ctx.params.id);
-    // Soft: the delivery log keeps pointing at it; the delivery activity skips deleted endpoints.
-    if (!(await deleteEndpoint(deps.db, endpoint.id))) {
-      throw errors.notFound('webhook_not_found', `No webhook endpoint '${endpoint.id}' in this workspace`);
-    }
+    await deleteEndpoint(deps, endpoint.id);
     ctx.status = 204;
   });
 
@@ -147,9 +93,7 @@ export function webhooksRouter(deps: AppDeps): Router {
   router.post('/webhooks/:id/deliveries/:deliveryId/redeliver', async (ctx) => {
     requireManage(ctx);
     const endpoint = await visibleEndpoint(ctx, ctx.params.id);
-    if (!looksLikeId(ctx.params.deliveryId, 'evt')) {
-      throw errors.notFound('delivery_not_found', `No delivery '${ctx.params.deliveryId}' in this webhook's log`);
-    }
+    if (!looksLikeId(ctx.params.deliveryId, 'evt')) throw webhookRefusals.deliveryNotFound(ctx.params.deliveryId);
     ctx.status = 202;
     ctx.body = await redeliver(deps, endpoint, ctx.params.deliveryId);
   });

@@ -5,7 +5,8 @@ import { MAX_URL_LENGTH } from '../../../lib/webhooks/url-policy';
 import { z } from '../../zod';
 import { registry, errorResponses, json, jsonBody as body, security } from '../openapi-registry';
 import { intQuery } from '../../kit/pagination';
-import { text, workspaceIdParam } from '../players/params';
+import { prefixedIdParam, text } from '../../kit/fields';
+import { workspaceIdParam } from '../fields';
 
 /** Every event type a webhook can subscribe to (spec, Events); there is no wildcard. */
 export const WEBHOOK_EVENT_TYPES = [
@@ -101,7 +102,7 @@ export const DeliveriesQuery = z.object({
 });
 export type DeliveriesQuery = z.infer<typeof DeliveriesQuery>;
 
-export const WebhookIdParams = z.object({ id: z.string().openapi({ example: 'wh_01jd3k8xq7m2c4v9b0n6t5r8ya' }) });
+export const WebhookIdParams = z.object({ id: prefixedIdParam('wh') });
 export const DeliveryParams = WebhookIdParams.extend({ deliveryId: z.string().openapi({ example: 'evt_01jd3k8xq7m2c4v9b0n6t5r8ya' }) });
 
 const endpointShape = {
