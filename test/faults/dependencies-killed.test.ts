@@ -21,6 +21,7 @@ import { createWebhook } from '../support/webhook-api';
 import { TICKETING_QUEUE } from '../../workflows/ticket/contract';
 import { startReceiver } from '../support/webhook-receiver';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { oneFaultRunAtATime } from '../support/fault-phase-lock';
 
 /**
  * The load: 12 careful clients. Each pauses 2 s between two creates, about 5-6
@@ -49,6 +50,7 @@ let t: TenantWithPlayer;
 let endpoint: { id: string; secret: string };
 
 
+oneFaultRunAtATime('ticketing'); // first: its services start once no other fault run holds the cores
 beforeAll(async () => {
   pg = new OwnPostgres();
   await pg.init();

@@ -25,6 +25,7 @@ import { insertDevices, pushTenant, type PushTenant } from '../support/push-send
 import { campaignFaultLoad } from '../support/push-fault-campaigns';
 import { sinkRecords, type SinkRecord } from '../support/push-sink';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { oneFaultRunAtATime } from '../support/fault-phase-lock';
 
 const REGISTER_CLIENTS = 3;
 const SEND_CLIENTS = 2;
@@ -45,6 +46,7 @@ const tempDirs: string[] = [];
 
 const tempDir = (tag: string) => (tempDirs.push(mkdtempSync(join(tmpdir(), tag))), tempDirs[tempDirs.length - 1]);
 
+oneFaultRunAtATime('push'); // first: its services start once no other fault run holds the cores
 beforeAll(async () => {
   pg = new OwnPostgres();
   redis = ownRedis();
