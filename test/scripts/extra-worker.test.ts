@@ -11,6 +11,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { hostname } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { join, resolve } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { Client as PgClient } from 'pg';
@@ -40,7 +41,7 @@ afterAll(async () => {
   await connection?.close();
   if (stack?.proc.exitCode === null) {
     stack.proc.kill('SIGTERM');
-    await Promise.race([stack.exited, new Promise((r) => setTimeout(r, 30_000))]);
+    await Promise.race([stack.exited, sleep(30_000, undefined, { ref: false })]);
   }
   await stack?.cleanup();
 });

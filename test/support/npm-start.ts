@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import { eventually } from './eventually';
 import { freePort } from './fault-services';
@@ -94,7 +95,7 @@ export async function startNpmStart(tag: string, timeoutMs = 150_000): Promise<N
     const portTaken = PORT_TAKEN.test(out);
     if (proc.exitCode === null) {
       proc.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 20_000))]);
+      await Promise.race([exited, sleep(20_000, undefined, { ref: false })]);
     }
     await handle.cleanup().catch(() => undefined);
     failures.push(`try ${n}:\n${out}`);
