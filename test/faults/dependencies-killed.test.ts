@@ -21,7 +21,7 @@ import { createWebhook } from '../support/webhook-api';
 import { TICKETING_QUEUE } from '../../workflows/ticket/contract';
 import { startReceiver } from '../support/webhook-receiver';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { oneFaultRunAtATime } from '../support/fault-phase-lock';
+import { oneFaultRunAtATime } from '../support/fault-run-lock';
 
 /**
  * The load: 12 careful clients. Each pauses 2 s between two creates, about 5-6

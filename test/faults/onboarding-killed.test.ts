@@ -1,5 +1,5 @@
 // `npm run test:faults` (also part of `npm test`): the onboarding worker's fault run, one
-// fault run at a time (test/support/fault-phase-lock.ts): never beside the push or the
+// fault run at a time (test/support/fault-run-lock.ts): never beside the push or the
 // ticketing fault run on the two cores.
 //
 // Two onboarding workers share the approvals of 30 trial requests through the task queue;
@@ -40,7 +40,7 @@ import { eventually } from '../support/eventually';
 import { startFakePostmark, type PostmarkRequest } from '../support/fake-postmark';
 import { usePushCrashStack } from '../support/push-crash-stack';
 import { startQueueWorker } from '../support/worker-process';
-import { oneFaultRunAtATime } from '../support/fault-phase-lock';
+import { oneFaultRunAtATime } from '../support/fault-run-lock';
 
 const REQUESTS = 30;
 const PROVIDER_DELAY_MS = 300;

@@ -25,7 +25,7 @@ import { insertDevices, pushTenant, type PushTenant } from '../support/push-send
 import { campaignFaultLoad } from '../support/push-fault-campaigns';
 import { sinkRecords, type SinkRecord } from '../support/push-sink';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { oneFaultRunAtATime } from '../support/fault-phase-lock';
+import { oneFaultRunAtATime } from '../support/fault-run-lock';
 
 const REGISTER_CLIENTS = 3;
 const SEND_CLIENTS = 2;

@@ -24,40 +24,41 @@ const alive = (pid: number) => {
   }
 };
 
-function holder(): { pid: number; name: string } | undefined {
+function holder(lock: string): { pid: number; name: string } | undefined {
   try {
-    return JSON.parse(readFileSync(join(LOCK, 'holder.json'), 'utf8'));
+    return JSON.parse(readFileSync(join(lock, 'holder.json'), 'utf8'));
   } catch {
     return undefined;
   }
 }
 
-function tryTake(name: string): boolean {
+function tryTake(lock: string, name: string): boolean {
   try {
-    mkdirSync(LOCK, { recursive: false });
+    mkdirSync(lock, { recursive: false });
   } catch {
-    const h = holder();
+    const h = holder(lock);
     // a holder that never wrote its name is between its mkdir and its write: wait for it
-    if (h && !alive(h.pid)) rmSync(LOCK, { recursive: true, force: true });
+    if (h && !alive(h.pid)) rmSync(lock, { recursive: true, force: true });
     return false;
   }
-  writeFileSync(join(LOCK, 'holder.json'), JSON.stringify({ pid: process.pid, name }));
+  writeFileSync(join(lock, 'holder.json'), JSON.stringify({ pid: process.pid, name }));
   return true;
 }
 
 /** Takes the lock once no other fault run holds it; resolves with how long it waited. */
-export async function takeFaultRunLock(name: string, waitMs = WAIT_MS): Promise<number> {
-  mkdirSync(join(LOCK, '..'), { recursive: true });
+export async function takeFaultRunLock(name: string, waitMs = WAIT_MS, lock = LOCK): Promise<number> {
+  mkdirSync(join(lock, '..'), { recursive: true });
   const since = Date.now();
-  while (!tryTake(name)) {
-    if (Date.now() - since > waitMs) throw new Error(`fault run ${name}: ${JSON.stringify(holder())} held ${LOCK} for ${waitMs} ms`);
-    await sleep(500);
+  while (!tryTake(lock, name)) {
+    if (Date.now() - since > waitMs) throw new Error(`fault run ${name}: ${JSON.stringify(holder(lock))} held ${lock} for ${waitMs} ms`);
+    await sleep(200);
   }
   return Date.now() - since;
 }
 
-export function releaseFaultRunLock(): void {
-  if (holder()?.pid === process.pid) rmSync(LOCK, { recursive: true, force: true });
+/** Releases the lock if this process holds it. */
+export function releaseFaultRunLock(lock = LOCK): void {
+  if (holder(lock)?.pid === process.pid) rmSync(lock, { recursive: true, force: true });
 }
 
 /**
