@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Redis from 'ioredis';
 import { Client as PgClient } from 'pg';
-import { portOpen, startChild, stopAll, waitFor, killAllSync } from '../bench/lib/procs';
+import { portOpen, startChild, stopAll, tail, waitFor, killAllSync } from '../bench/lib/procs';
 import { loadEnvFile } from './env-file';
 import { SEARCH_ATTRIBUTES } from '../lib/temporal/search-attributes';
 
@@ -47,6 +47,42 @@ const log = (msg: string) => console.log(`[fuzz] ${msg}`);
 async function freePort(from: number): Promise<number> {
   for (let p = from; p < from + 100; p++) if (!(await portOpen(p)) && !(await portOpen(p + 1))) return p;
   throw new Error(`no free port from ${from}`);
+}
+
+/**
+ * The fuzz stack's own Temporal dev server, on the first free pair of ports from 7330. Another
+ * run (another checkout's fuzz) may find the same ports free at once: the server that loses
+ * them exits ("address already in use") and this one moves on to the next pair. Ready once it
+ * answers and is still running, so another run's server on the port never passes for ours.
+ */
+async function startTemporalOnFreePort(cli: string, dbFile: string, logDir: string): Promise<{ temporalPort: number }> {
+  let from = 7330;
+  for (let tries = 1; ; tries++) {
+    const temporalPort = await freePort(from);
+    const temporal = startChild(
+      'temporal',
+      cli,
+      ['server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(temporalPort), '--http-port', String(temporalPort + 1),
+        '--db-filename', dbFile, '--log-level', 'error',
+        ...SEARCH_ATTRIBUTES.flatMap((a) => ['--search-attribute', `${a}=Keyword`])],
+      { cwd: ROOT, env: process.env, logDir },
+    );
+    try {
+      await waitFor('Temporal dev server', async () => {
+        try {
+          execFileSync(cli, ['operator', 'cluster', 'health', '--address', `127.0.0.1:${temporalPort}`], { stdio: 'ignore' });
+          return !temporal.exited;
+        } catch {
+          return false;
+        }
+      }, 60_000, temporal);
+      return { temporalPort };
+    } catch (err) {
+      if (!temporal.exited || tries >= 5 || !/address already in use/i.test(tail(temporal))) throw err;
+      log(`127.0.0.1:${temporalPort} was taken as the dev server started: trying the next ports`);
+      from = temporalPort + 2;
+    }
+  }
 }
 
 function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, timeoutSeconds: number): Promise<number> {
@@ -81,15 +117,8 @@ async function main(): Promise<number> {
   dbUrl.pathname = `/${FUZZ_DB}`;
   const redisUrl = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:63799/0');
   redisUrl.pathname = '/3';
-  const temporalPort = await freePort(7330);
-  const temporal = startChild(
-    'temporal',
-    cli,
-    ['server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(temporalPort), '--http-port', String(temporalPort + 1),
-      '--db-filename', join(tmp, 'fuzz.sqlite'), '--log-level', 'error',
-      ...SEARCH_ATTRIBUTES.flatMap((a) => ['--search-attribute', `${a}=Keyword`])],
-    { cwd: ROOT, env: process.env, logDir },
-  );
+  const temporalReady = startTemporalOnFreePort(cli, join(tmp, 'fuzz.sqlite'), logDir);
+  temporalReady.catch(() => undefined); // awaited below, after the database is ready
   const admin = new PgClient({ connectionString: adminUrl });
   await admin.connect();
   const { rows: stale } = await admin.query(
@@ -105,6 +134,7 @@ async function main(): Promise<number> {
   await redis.flushdb();
   redis.disconnect();
 
+  const { temporalPort } = await temporalReady;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATABASE_URL: dbUrl.toString(),
@@ -127,14 +157,6 @@ async function main(): Promise<number> {
   const bootstrapped = JSON.parse(execFileSync(TSX, ['scripts/admin.ts', 'bootstrap'], { cwd: ROOT, env, encoding: 'utf8' }));
   const creds = bootstrapped.ticketing;
   const pushCreds = bootstrapped.push;
-  await waitFor('Temporal dev server', async () => {
-    try {
-      execFileSync(cli, ['operator', 'cluster', 'health', '--address', `127.0.0.1:${temporalPort}`], { stdio: 'ignore' });
-      return true;
-    } catch {
-      return false;
-    }
-  }, 60_000, temporal);
   // onboarding: the super-admin pass approves and rejects the requests the fuzzer submits
   for (const queue of ['ticketing', 'webhooks', 'onboarding']) {
     const w = startChild(`worker-${queue}`, TSX, ['workers/main.ts', queue], { cwd: ROOT, env: { ...env, LOG_LEVEL: 'info' }, logDir });

@@ -13,6 +13,7 @@ import { TASK_QUEUES } from '../workers/registry';
 import { printDemoCredentials } from './demo-credentials';
 import { loadEnvFile } from './env-file';
 import { createPrefixedOutput } from './prefixed-output';
+import { stackEnvPath, writeStackEnv } from './stack-env';
 import { Supervisor, type ChildSpec } from './supervisor';
 import { clearLeftoverDevServer, removeRecord, writeRecord } from './temporal-leftover';
 import { SEARCH_ATTRIBUTES } from '../lib/temporal/search-attributes';
@@ -222,6 +223,8 @@ async function main() {
     supervisor.supervise(node('push-sink', ['scripts/push-sink.ts']));
     await waitFor(`the push sink on ${sinkUrl}`, () => portOpen(Number(process.env.PUSH_SINK_PORT)), 30_000);
   }
+  // an extra `npm run worker -- <queue>` joins with these (scripts/stack-env.ts)
+  writeStackEnv(stackEnvPath(ROOT));
   supervisor.supervise(node('api', ['api/server.ts']));
   for (const q of TASK_QUEUES) supervisor.supervise(node(`worker:${q}`, ['workers/main.ts', q]));
   await waitFor(`the API on :${API_PORT}/v1/health`, apiHealthy, 120_000);

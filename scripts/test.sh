@@ -24,11 +24,13 @@ export TEMPORAL_NAMESPACE="${TEMPORAL_NAMESPACE:-default}"
 
 TEMPORAL_PID=""
 WATCHDOG_PID=""
+TEMPORAL_DB=""
 
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 stop_temporal() {
   [ -n "$WATCHDOG_PID" ] && kill "$WATCHDOG_PID" 2>/dev/null
+  WATCHDOG_PID=""
   [ -n "$TEMPORAL_PID" ] || return 0
   kill -TERM "$TEMPORAL_PID" 2>/dev/null || true
   local i
@@ -36,6 +38,7 @@ stop_temporal() {
   kill -KILL "$TEMPORAL_PID" 2>/dev/null || true
   wait "$TEMPORAL_PID" 2>/dev/null || true
   TEMPORAL_PID=""
+  [ -n "${TEMPORAL_DB:-}" ] && rm -f "$TEMPORAL_DB" "$TEMPORAL_DB"-*
 }
 trap stop_temporal EXIT
 trap 'exit 130' INT
@@ -49,21 +52,14 @@ for a in "${_search_attributes[@]}"; do
 done
 [ "${#_search_attributes[@]}" -gt 0 ] || { echo "[test] could not read lib/temporal/search-attributes.ts" >&2; exit 1; }
 
-if [ -z "${TEMPORAL_ADDRESS:-}" ]; then
-  # 7244 unless taken (another npm test in this or another checkout): then the next free
-  # port, with its own SQLite file. An explicit TEST_TEMPORAL_PORT must be free.
-  if [ -n "${TEST_TEMPORAL_PORT:-}" ]; then
-    port="$TEST_TEMPORAL_PORT"
-    port_open "$port" && { echo "[test] 127.0.0.1:$port (TEST_TEMPORAL_PORT) is in use" >&2; exit 1; }
-  else
-    port=7244
-    while port_open "$port"; do
-      port=$((port + 1))
-      [ "$port" -le 7299 ] || { echo "[test] no free port in 7244-7299 for the test Temporal server" >&2; exit 1; }
-    done
-  fi
-  suffix=""; [ "$port" = 7244 ] || suffix="-$port"
-  TEMPORAL_DB="$ROOT/.data/temporal-test$suffix.sqlite"
+# Starts the test Temporal server on $1 in the background; 0 once it answers, 1 when it
+# died or never answered (its log then says why), 2 when it lost the port to another process.
+start_test_temporal() {
+  local port="$1" suffix=""
+  [ "$port" = 7244 ] || suffix="-$port"
+  # the SQLite file is this run's own (two runs may try one port at once: the loser must
+  # not delete the winner's file); stop_temporal deletes it
+  TEMPORAL_DB="$ROOT/.data/temporal-test-$$.sqlite"
   TEMPORAL_LOG="$ROOT/.data/logs/temporal-test$suffix.log"
   rm -f "$TEMPORAL_DB" "$TEMPORAL_DB"-*
   mkdir -p "$(dirname "$TEMPORAL_LOG")"
@@ -83,17 +79,42 @@ if [ -z "${TEMPORAL_ADDRESS:-}" ]; then
   ) </dev/null >/dev/null 2>&1 &
   WATCHDOG_PID=$!
   export TEMPORAL_ADDRESS="127.0.0.1:$port"
-  ready=0
   for _ in $(seq 1 240); do
     if ! kill -0 "$TEMPORAL_PID" 2>/dev/null; then break; fi
-    if "$TEMPORAL_CLI_PATH" operator cluster health --address "$TEMPORAL_ADDRESS" >/dev/null 2>&1; then ready=1; break; fi
+    if "$TEMPORAL_CLI_PATH" operator cluster health --address "$TEMPORAL_ADDRESS" >/dev/null 2>&1; then return 0; fi
     sleep 0.25
   done
-  if [ "$ready" -ne 1 ]; then
+  stop_temporal
+  grep -qi 'address already in use' "$TEMPORAL_LOG" 2>/dev/null && return 2
+  return 1
+}
+
+if [ -z "${TEMPORAL_ADDRESS:-}" ]; then
+  # 7244 unless taken (another npm test in this or another checkout): then the next free
+  # port, with its own SQLite file. Two runs may find the same port free at once: the one
+  # that loses it to the other moves on to the next. An explicit TEST_TEMPORAL_PORT must be free.
+  if [ -n "${TEST_TEMPORAL_PORT:-}" ]; then
+    port="$TEST_TEMPORAL_PORT"
+    port_open "$port" && { echo "[test] 127.0.0.1:$port (TEST_TEMPORAL_PORT) is in use" >&2; exit 1; }
+    last_port="$port"
+  else
+    port=7244; last_port=7299
+  fi
+  while :; do
+    while port_open "$port"; do
+      port=$((port + 1))
+      [ "$port" -le "$last_port" ] || { echo "[test] no free port in 7244-$last_port for the test Temporal server" >&2; exit 1; }
+    done
+    rc=0; start_test_temporal "$port" || rc=$?
+    [ "$rc" -eq 0 ] && break
+    if [ "$rc" -eq 2 ] && [ "$port" -lt "$last_port" ]; then
+      echo "[test] 127.0.0.1:$port was taken as the test Temporal server started: trying the next port" >&2
+      port=$((port + 1)); continue
+    fi
     echo "[test] the test Temporal server did not come up; last lines of $TEMPORAL_LOG:" >&2
     tail -n 30 "$TEMPORAL_LOG" >&2 || true
     exit 1
-  fi
+  done
 else
   # An external server: make sure it knows our search attributes (idempotent).
   out="$("$TEMPORAL_CLI_PATH" operator search-attribute create \

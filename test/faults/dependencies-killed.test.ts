@@ -15,12 +15,13 @@ import { startApi, type TestApi } from '../support/api';
 import { countDeliveries, deliveredTicket, repeatsByFault } from '../support/fault-deliveries';
 import { failuresOf } from '../support/careful-client';
 import { createLoad } from '../support/fault-load';
-import { freePort, OwnPostgres, ownRedis, ownTemporal, stopFaultServices, workerProcess, type Restartable } from '../support/fault-services';
+import { OwnPostgres, ownRedis, ownTemporal, stopFaultServices, workerProcess, type Restartable } from '../support/fault-services';
 import { tenantWithPlayer, type TenantWithPlayer } from '../support/tickets';
 import { createWebhook } from '../support/webhook-api';
 import { TICKETING_QUEUE } from '../../workflows/ticket/contract';
 import { startReceiver } from '../support/webhook-receiver';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { oneFaultRunAtATime } from '../support/fault-run-lock';
 
 /**
  * The load: 12 careful clients. Each pauses 2 s between two creates, about 5-6
@@ -49,6 +50,7 @@ let t: TenantWithPlayer;
 let endpoint: { id: string; secret: string };
 
 
+oneFaultRunAtATime('ticketing'); // first: its services start once no other fault run holds the cores
 beforeAll(async () => {
   pg = new OwnPostgres();
   await pg.init();
@@ -56,16 +58,14 @@ beforeAll(async () => {
   await ds.initialize();
   await ds.runMigrations();
   await ds.destroy();
-  const redisPort = await freePort();
-  redis = ownRedis(redisPort);
+  redis = ownRedis();
   await redis.start();
-  const temporalPort = await freePort();
-  temporal = ownTemporal(temporalPort, join(mkdtempSync(join(tmpdir(), 'faults-temporal-')), 'temporal.sqlite'));
+  temporal = ownTemporal(join(mkdtempSync(join(tmpdir(), 'faults-temporal-')), 'temporal.sqlite'));
   await temporal.start();
   const env = {
     DATABASE_URL: pg.url,
-    REDIS_URL: `redis://127.0.0.1:${redisPort}/0`,
-    TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`,
+    REDIS_URL: `redis://127.0.0.1:${redis.port}/0`,
+    TEMPORAL_ADDRESS: `127.0.0.1:${temporal.port}`,
     TEMPORAL_SEARCH_ATTRIBUTES: 'off',
     RATE_LIMITS: 'starter=100000,growth=100000,scale=100000,enterprise=100000',
     IDEMPOTENCY_LEASE_SECONDS: '15',

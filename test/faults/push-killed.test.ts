@@ -19,12 +19,13 @@ import { startPushSink, type PushSink } from '../../scripts/push-sink';
 import type { TestApi } from '../support/api';
 import { carefulClient, failuresOf, type CarefulClientOptions, type Operation } from '../support/careful-client';
 import { phaseAt, printPhaseTable, type Phase } from '../support/fault-phases';
-import { freePort, OwnPostgres, ownRedis, ownTemporal, stopFaultServices, workerProcess, type Restartable } from '../support/fault-services';
+import { OwnPostgres, ownRedis, ownTemporal, stopFaultServices, workerProcess, type Restartable } from '../support/fault-services';
 import { startPushApi } from '../support/push';
 import { insertDevices, pushTenant, type PushTenant } from '../support/push-send';
 import { campaignFaultLoad } from '../support/push-fault-campaigns';
 import { sinkRecords, type SinkRecord } from '../support/push-sink';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { oneFaultRunAtATime } from '../support/fault-run-lock';
 
 const REGISTER_CLIENTS = 3;
 const SEND_CLIENTS = 2;
@@ -45,11 +46,11 @@ const tempDirs: string[] = [];
 
 const tempDir = (tag: string) => (tempDirs.push(mkdtempSync(join(tmpdir(), tag))), tempDirs[tempDirs.length - 1]);
 
+oneFaultRunAtATime('push'); // first: its services start once no other fault run holds the cores
 beforeAll(async () => {
   pg = new OwnPostgres();
-  const [redisPort, temporalPort] = [await freePort(), await freePort()];
-  redis = ownRedis(redisPort);
-  temporal = ownTemporal(temporalPort, join(tempDir('push-faults-temporal-'), 'temporal.sqlite'));
+  redis = ownRedis();
+  temporal = ownTemporal(join(tempDir('push-faults-temporal-'), 'temporal.sqlite'));
   const migrated = (async () => {
     await pg.init();
     const ds = createDataSource(pg.url, 2, 0);
@@ -65,8 +66,8 @@ beforeAll(async () => {
   ]);
   const env = {
     DATABASE_URL: pg.url,
-    REDIS_URL: `redis://127.0.0.1:${redisPort}/0`,
-    TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`,
+    REDIS_URL: `redis://127.0.0.1:${redis.port}/0`,
+    TEMPORAL_ADDRESS: `127.0.0.1:${temporal.port}`,
     TEMPORAL_SEARCH_ATTRIBUTES: 'off',
     IDEMPOTENCY_LEASE_SECONDS: String(LEASE_SECONDS),
   };

@@ -17,12 +17,21 @@ export function workflowBundle() {
 const noop = () => undefined;
 const quietLogger = { log: noop, trace: noop, debug: noop, info: noop, warn: noop, error: noop };
 
-/** The time-skipping test server from the project's tools venv (see scripts/ensure.sh). */
-export async function timeSkippingEnv(): Promise<TestWorkflowEnvironment> {
+/**
+ * The time-skipping test server from the project's tools venv (see scripts/ensure.sh). The
+ * SDK picks a free port for it and then starts it, and another process may bind the port in
+ * between: a start that fails is tried again (the SDK picks a fresh port each time), and the
+ * last failure is what the test reports.
+ */
+export async function timeSkippingEnv(tries = 3): Promise<TestWorkflowEnvironment> {
   const path = process.env.TEMPORAL_TEST_SERVER_PATH;
-  return TestWorkflowEnvironment.createTimeSkipping(
-    path ? { server: { executable: { type: 'existing-path', path } } } : undefined,
-  );
+  for (let n = 1; ; n++) {
+    try {
+      return await TestWorkflowEnvironment.createTimeSkipping(path ? { server: { executable: { type: 'existing-path', path } } } : undefined);
+    } catch (err) {
+      if (n >= tries) throw err;
+    }
+  }
 }
 
 

@@ -121,12 +121,35 @@ test('the largest batch, every attempt failing: each run of its history stays fa
   assert.equal(paused.rows[0].n, ENDPOINTS_PER_WORKSPACE);
 });
 
-test('the largest batch, all answered at once: one run of about one event per delivery', async () => {
+test('the largest batch, all answered at once: one run per round of about one event per attempt', async () => {
   const deliveries = EVENTS_PER_CLAIM * ENDPOINTS_PER_WORKSPACE;
   const ids = await seedBatch(ENDPOINTS_PER_WORKSPACE, EVENTS_PER_CLAIM);
   healthy = true;
   const runs = await runBatch(ids, TICKETING_RETRY_SCHEDULE);
-  console.log(`${deliveries} deliveries succeeding first time: ${sizes(runs, deliveries)}`);
-  assert.equal(runs.length, 1);
-  assert.ok(runs[0].events <= deliveries + 30, `${runs[0].events} events`);
+  console.log(`${deliveries} deliveries answered 200 at once: ${sizes(runs, deliveries)}`);
+  // The receiver answers every POST 200, yet on a loaded machine a few first attempts can
+  // still fail on our side of the wire (a reset keep-alive socket, a late answer), and the
+  // batch then runs a second round for those. So the shape is asserted for the rounds that
+  // actually ran, taken from the attempts recorded: one run per round, each of about one
+  // event per attempt it made, and every delivery succeeded in the end.
+  const { rows: rounds } = await db.query<{ attempt: number; n: number; failed: number; answered: number }>(
+    `SELECT attempt, count(*)::int AS n, count(*) FILTER (WHERE error IS NOT NULL)::int AS failed,
+            count(*) FILTER (WHERE error IS NOT NULL AND status_code IS NOT NULL)::int AS answered
+       FROM webhook_attempts WHERE delivery_id = ANY($1::text[]) GROUP BY attempt ORDER BY attempt`,
+    [ids],
+  );
+  assert.equal(rounds[0]?.n, deliveries, 'every delivery was attempted in the first round');
+  assert.equal(runs.length, rounds.length, `one run per round with attempts: ${JSON.stringify(rounds)}`);
+  if (rounds.length > 1) console.log(`retried rounds (the machine, not the receiver): ${JSON.stringify(rounds)}`);
+  for (const [i, round] of rounds.entries()) {
+    // an attempt that failed got no answer (the receiver never answers anything but 200)
+    assert.equal(round.answered, 0, `round ${round.attempt}: a failed attempt with an HTTP status`);
+    // a later round is made of the deliveries the one before failed
+    if (i > 0) assert.equal(round.n, rounds[i - 1].failed, `round ${round.attempt} repeats exactly the failures of round ${rounds[i - 1].attempt}`);
+    // the first run as before (no timer); a later one adds its timer and its own workflow tasks
+    const bound = round.n + (i === 0 ? 30 : 60);
+    assert.ok(runs[i].events <= bound, `run ${i + 1}: ${runs[i].events} events for ${round.n} attempts`);
+  }
+  const { rows } = await db.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE id = ANY($1::text[]) AND status = 'succeeded'`, [ids]);
+  assert.equal(rows[0].n, deliveries, 'every delivery succeeded');
 });

@@ -1,3 +1,7 @@
+// `npm run test:faults` (also part of `npm test`): the onboarding worker's fault run, one
+// fault run at a time (test/support/fault-run-lock.ts): never beside the push or the
+// ticketing fault run on the two cores.
+//
 // Two onboarding workers share the approvals of 30 trial requests through the task queue;
 // one of them is killed with SIGKILL while setup emails are in flight, the other finishes:
 // a crash between the workflow's steps (provision, issue the token, email it) neither
@@ -35,11 +39,14 @@ import { eventually } from '../support/eventually';
 import { startFakePostmark, type PostmarkRequest } from '../support/fake-postmark';
 import { usePushCrashStack } from '../support/push-crash-stack';
 import { startQueueWorker } from '../support/worker-process';
+import { oneFaultRunAtATime } from '../support/fault-run-lock';
 
 const REQUESTS = 30;
 const PROVIDER_DELAY_MS = 300;
 /** Temporal's PENDING_ACTIVITY_STATE_STARTED */
 const STARTED = 2;
+
+oneFaultRunAtATime('onboarding'); // first: its services start once no other fault run holds the cores
 
 const stack = usePushCrashStack('trial-crash');
 
