@@ -7,7 +7,7 @@ import { masterKey } from '../lib/crypto/master-key';
 import { createEmailChain } from '../lib/email/chain';
 import { logger } from '../lib/logger';
 import { setupTokenKey } from '../lib/setup-tokens';
-import { ONBOARDING_QUEUE } from '../workflows/trial-request/contract';
+import { ONBOARDING_QUEUE } from '../workflows/onboarding/contract';
 import type { QueueEntry } from './queue-entry';
 
 export const onboardingQueue: QueueEntry = {

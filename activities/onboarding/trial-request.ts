@@ -1,4 +1,4 @@
-// The trial request workflow's activities (workflows/trial-request/contract.ts) over the
+// The trial request workflow's activities (workflows/onboarding/contract.ts) over the
 // onboarding commands (domain/onboarding). Times arrive as ISO strings from the workflow.
 import { Context } from '@temporalio/activity';
 import type { Db } from '../../db/db';
@@ -7,7 +7,7 @@ import { sendSetupEmail, sendTrialReminder } from '../../domain/onboarding/email
 import { expireSetupToken, issueSetupToken } from '../../domain/onboarding/setup-tokens';
 import { expireTrial, extendTrial } from '../../domain/onboarding/trial-clock';
 import type { EmailChain } from '../../lib/email/types';
-import type { TrialRequestActivities } from '../../workflows/trial-request/contract';
+import type { TrialRequestActivities } from '../../workflows/onboarding/contract';
 import { withDomainFailures } from '../failures';
 
 export interface TrialRequestActivityDeps {

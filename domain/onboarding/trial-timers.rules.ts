@@ -1,7 +1,7 @@
 // The rules of time of an approved trial request (docs/trial-onboarding.md, "The
 // workflow"): how long a setup token lives, when the reminder goes out, which timer is
 // due next and what the trial's end leaves. Pure: times come in as numbers (ms), so the
-// trial request workflow imports them (workflows/trial-request/trial-request.workflow.ts)
+// trial request workflow imports them (workflows/onboarding/trial-request.workflow.ts)
 // and unit tests run them without a server.
 
 export const DAY_MS = 24 * 3600 * 1000;

@@ -14,7 +14,7 @@ import { provisionTrial } from '../../domain/onboarding/decide-trial-request';
 import { issueSetupToken } from '../../domain/onboarding/setup-tokens';
 import { masterKey } from '../../lib/crypto/master-key';
 import { setupTokenKey, setupTokenOf } from '../../lib/setup-tokens';
-import { SETUP_TOKEN_TTL_MS } from '../../workflows/trial-request/contract';
+import { SETUP_TOKEN_TTL_MS } from '../../workflows/onboarding/contract';
 
 let api: TestApi;
 let now = new Date();

@@ -9,7 +9,7 @@ import type { TestApi } from '../support/api';
 import { assertPushError, bearer, GENEROUS_PUSH_LIMITS, randomIp, registerAccount, startPushApi, uniqueEmail } from '../support/push';
 import { adminCall, assertSummary, submitTrial, superAdmin, trialForm } from '../support/trial-requests';
 import { findWorkflowStart } from '../../db/repositories/workflow-starts';
-import { trialRequestWorkflowId } from '../../workflows/trial-request/contract';
+import { trialRequestWorkflowId } from '../../workflows/onboarding/contract';
 
 describe('push trial requests', () => {
   let api: TestApi;

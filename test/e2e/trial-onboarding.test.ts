@@ -14,7 +14,7 @@ import { receivedMail } from '../support/mail';
 import { assertPushError, bearer, startPushApi, type PushAccount } from '../support/push';
 import { adminCall, submitTrial, superAdmin } from '../support/trial-requests';
 import { listAuditEvents } from '../../db/repositories/push-trial-requests';
-import { trialRequestWorkflowId } from '../../workflows/trial-request/contract';
+import { trialRequestWorkflowId } from '../../workflows/onboarding/contract';
 
 let api: TestApi;
 let op: PushAccount;

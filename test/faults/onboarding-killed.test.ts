@@ -34,7 +34,7 @@ import { submitTrialRequest } from '../../domain/onboarding/submit-trial-request
 import { createLogger } from '../../lib/logger';
 import { hashSetupToken } from '../../lib/setup-tokens';
 import { createWorkflowStartDispatcher } from '../../workers/workflow-start-dispatcher';
-import { approveUpdate, trialRequestWorkflowId, trialRequestWorkflowStart, type ApproveReply } from '../../workflows/trial-request/contract';
+import { approveUpdate, trialRequestWorkflowId, trialRequestWorkflowStart, type ApproveReply } from '../../workflows/onboarding/contract';
 import { eventually } from '../support/eventually';
 import { startFakePostmark, type PostmarkRequest } from '../support/fake-postmark';
 import { usePushCrashStack } from '../support/push-crash-stack';

@@ -1,9 +1,9 @@
-// In-memory activities of the trial request workflow (workflows/trial-request/contract.ts)
+// In-memory activities of the trial request workflow (workflows/onboarding/contract.ts)
 // that record what they were asked and when, for its time-skipping test and its history
 // recorder; the company's end and status behave as the database's (domain/onboarding).
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import type { TrialRequestActivities } from '../../workflows/trial-request/contract';
+import type { TrialRequestActivities } from '../../workflows/onboarding/contract';
 
 const DAY = 86_400_000;
 

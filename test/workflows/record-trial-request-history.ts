@@ -9,8 +9,8 @@
 //   npx tsx test/workflows/record-trial-request-history.ts
 import { randomUUID } from 'node:crypto';
 import { Worker } from '@temporalio/worker';
-import { approveUpdate, extendUpdate, ONBOARDING_QUEUE, setupLinkUpdate, trialRequestWorkflowId } from '../../workflows/trial-request/contract';
-import { trialRequestWorkflow } from '../../workflows/trial-request/trial-request.workflow';
+import { approveUpdate, extendUpdate, ONBOARDING_QUEUE, setupLinkUpdate, trialRequestWorkflowId } from '../../workflows/onboarding/contract';
+import { trialRequestWorkflow } from '../../workflows/onboarding/trial-request.workflow';
 import { fakeTrialActivities } from '../support/trial-request-fakes';
 import { timeSkippingEnv } from '../support/temporal';
 import { writeHistory } from './push-recorder';

@@ -25,7 +25,7 @@ import {
   TRIAL_REQUEST_WORKFLOW_TYPE,
   trialRequestWorkflowId,
   trialStateQuery,
-} from '../../workflows/trial-request/contract';
+} from '../../workflows/onboarding/contract';
 import { eventually } from '../support/eventually';
 import { uniqueEmail } from '../support/push';
 import { timeSkippingEnv, workflowBundle } from '../support/temporal';

@@ -26,9 +26,9 @@ import {
   trialRequestWorkflowId,
   trialStateQuery,
   type TrialRequestActivities,
-} from '../../workflows/trial-request/contract';
+} from '../../workflows/onboarding/contract';
 import { KEEP_AFTER_END_MS } from '../../domain/onboarding/trial-timers.rules';
-import { trialRequestWorkflow } from '../../workflows/trial-request/trial-request.workflow';
+import { trialRequestWorkflow } from '../../workflows/onboarding/trial-request.workflow';
 import { eventually } from '../support/eventually';
 import { timeSkippingEnv, workflowBundle } from '../support/temporal';
 import { fakeTrialActivities, type TrialCall, type TrialFake } from '../support/trial-request-fakes';

@@ -1,6 +1,6 @@
 // The layer between the trial request routes and Temporal (docs/trial-onboarding.md). A
 // submission is a domain command with the request's workflow, `trial-request/<id>` on the
-// `onboarding` queue, as its outbox entry (workflows/trial-request/contract.ts,
+// `onboarding` queue, as its outbox entry (workflows/onboarding/contract.ts,
 // trialRequestWorkflowStart); every operator action is an Update to that workflow
 // through the one Update path (api/kit/workflow-update.ts), whose refusals
 // (trial_request_decided, trial_request_not_approved, email_taken,
@@ -11,7 +11,7 @@ import { DomainError } from '../../../domain/errors';
 import type { TrialRequestRecord } from '../../../domain/onboarding/types';
 import { masterKey } from '../../../lib/crypto/master-key';
 import { setupTokenKey, setupTokenOf, setupUrlOf } from '../../../lib/setup-tokens';
-import { trialRequestWorkflowId } from '../../../workflows/trial-request/contract';
+import { trialRequestWorkflowId } from '../../../workflows/onboarding/contract';
 import type { AppDeps } from '../../deps';
 import { errors } from '../../kit/errors';
 import { isUuid } from '../../kit/uuid';

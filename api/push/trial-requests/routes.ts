@@ -13,7 +13,7 @@ import {
   resendSetupUpdate,
   setupLinkUpdate,
   trialRequestWorkflowStart,
-} from '../../../workflows/trial-request/contract';
+} from '../../../workflows/onboarding/contract';
 import type { AppDeps } from '../../deps';
 import { errors } from '../../kit/errors';
 import { carriesSecret } from '../../kit/headers';
