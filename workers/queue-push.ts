@@ -2,7 +2,7 @@
 // send) and its page activity. A send's workflow starts from the workflow-start outbox
 // (the send, its rows and its entry commit together). Event trigger firings go out in
 // batch workflows that the firing dispatcher, running beside the worker, starts. This
-// queue scales apart from the rest (design.md): run more `npm run worker -- push`
+// queue scales apart from the rest (docs/architecture.md): run more `npm run worker -- push`
 // processes for more fan-out.
 import { createCampaignActivities } from '../activities/push/campaign';
 import { createPushSendActivities } from '../activities/push/send-page';

@@ -1,6 +1,6 @@
 // Which errors mean "a dependency is down" (PostgreSQL, Redis, Temporal, a worker) rather
 // than a bug: the error middleware answers them 503 service_unavailable with Retry-After
-// (contracts.md, "Failures and hostile input"); anything else unexpected stays a 500.
+// (docs/reliability.md, "Failures and hostile input"); anything else unexpected stays a 500.
 import { TemporalDeadlineExceeded } from '../../lib/temporal/deadline';
 
 // PostgreSQL SQLSTATEs: class 08 (connection exception), 53 (insufficient resources),

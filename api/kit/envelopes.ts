@@ -10,7 +10,7 @@ export interface ErrorEnvelope {
   present(err: AppError, ctx: Context): unknown;
 }
 
-/** Document 1: `{ error: { code, message, status, requestId, details? } }`. */
+/** The ticketing spec: `{ error: { code, message, status, requestId, details? } }`. */
 export const ticketingEnvelope: ErrorEnvelope = {
   present: (err, ctx) => ({
     error: {
@@ -32,7 +32,7 @@ const PLATFORM_CODES: Record<string, string> = {
   player_not_found: 'not_found',
 };
 
-/** Document 2 (contracts.md): `{ error: { code, message, status, request_id, details? } }`. */
+/** The platform spec (docs/api-kit.md): `{ error: { code, message, status, request_id, details? } }`. */
 export const platformEnvelope: ErrorEnvelope = {
   present: (err, ctx) => ({
     error: {
@@ -45,7 +45,7 @@ export const platformEnvelope: ErrorEnvelope = {
   }),
 };
 
-/** The push spec's `code` values (contracts.md), by status for the generic errors. */
+/** The push spec's `code` values (docs/api-kit.md), by status for the generic errors. */
 export const PUSH_CODES = {
   400: 'VALIDATION_FAILED',
   401: 'UNAUTHORIZED',
@@ -65,7 +65,7 @@ export function pushCode(err: AppError): string {
   return PUSH_CODES[err.status as keyof typeof PUSH_CODES] ?? (err.status >= 500 ? 'INTERNAL_ERROR' : err.code.toUpperCase());
 }
 
-/** Document 3: `{ message, errors: { field: [...] } }` on 400, `{ message, code }` otherwise. */
+/** The push spec: `{ message, errors: { field: [...] } }` on 400, `{ message, code }` otherwise. */
 export const pushEnvelope: ErrorEnvelope = {
   present: (err) =>
     err.status === 400

@@ -17,7 +17,7 @@ import { rawBody } from './input-limits';
 const TTL_HOURS = 24;
 const MAX_KEY_LENGTH = 255;
 /**
- * How long a request holds its key (contracts.md: "tens of seconds"). Every request is
+ * How long a request holds its key (docs/api-kit.md: "tens of seconds"). Every request is
  * answered within 10 s, so a lease that lapses belongs to a request that died.
  */
 export const idempotencyLeaseSeconds = () => Number(process.env.IDEMPOTENCY_LEASE_SECONDS ?? 20);
@@ -47,7 +47,7 @@ interface SealedResponse {
 const isSealed = (v: unknown): v is SealedResponse => typeof (v as SealedResponse | null)?.$sealed === 'string';
 
 /**
- * `Idempotency-Key` on any POST (contracts.md, "Idempotency"): the same key with the
+ * `Idempotency-Key` on any POST (docs/api-kit.md, "Idempotency-Key"): the same key with the
  * same body within 24 h replays the first response (with `Idempotent-Replayed: true`);
  * the same key with another body, or while the first request still runs, is a 409.
  * Only 2xx responses are remembered, so a request that failed can be retried with the

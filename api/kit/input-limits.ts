@@ -1,4 +1,4 @@
-// Input limits, one shared piece of the kit (contracts.md, "Failures and hostile input"):
+// Input limits, one shared piece of the kit (docs/reliability.md, "Failures and hostile input"):
 // the JSON body parser (koa-body) with its size limit, the raw body kept for the
 // idempotency hash, and refusals of what PostgreSQL or the workflow payload converter
 // would otherwise turn into a 500/503: NUL characters, bodies and percent-escapes that are

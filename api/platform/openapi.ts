@@ -26,7 +26,7 @@ const docs = createApiDocs({
   info: {
     title: 'Support Platform API',
     version: '1.0.0',
-    description: 'Document 2: the general support platform. Only /health is served so far.',
+    description: 'The platform API: the general support platform. Only /health is served so far.',
   },
 });
 

@@ -3,7 +3,7 @@ import type { AppDeps } from '../deps';
 import { serveOpenApi } from '../kit/openapi';
 import { platformOpenApiDocument } from './openapi';
 
-/** Document 2 (the support platform) lives here; so far health and its OpenAPI document. */
+/** The platform API (the support platform) lives here; so far health and its OpenAPI document. */
 export function platformRouter(_deps: AppDeps): Router {
   const router = new Router({ prefix: '/platform/v1' });
   router.get('/health', (ctx) => {

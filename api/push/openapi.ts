@@ -20,7 +20,7 @@ const docs = createApiDocs({
     title: 'Push Notification Service API',
     version: '1.0.0',
     description:
-      'Document 3: push notifications (accounts, apps, API keys, devices, segments, sends, analytics, event triggers). ' +
+      'The push API: push notifications (accounts, apps, API keys, devices, segments, sends, analytics, event triggers). ' +
       'Rate limits per the spec; every response carries X-RateLimit-Limit/Remaining/Reset.',
   },
 });

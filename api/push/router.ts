@@ -15,7 +15,7 @@ import { anonymousLimit, pushHealth } from './health';
 import { pushOpenApiDocument } from './openapi';
 
 /**
- * Document 3 (push notifications) under /api/v1. Each resource router authenticates
+ * The push API (push notifications) under /api/v1. Each resource router authenticates
  * its own routes with pushAuth (api/push/auth): the schemes and the Limits-table group
  * differ per route. Mount one line per resource router here. A dependency that is down
  * becomes a 503 SERVICE_UNAVAILABLE with Retry-After in the push envelope in one place for

@@ -32,7 +32,7 @@ const docs = createApiDocs({
   info: {
     title: 'Support Ticketing Service API',
     version: '1.0.0',
-    description: 'Document 1: game-support tickets, players, agents, API keys and access tokens, webhooks.',
+    description: 'The ticketing API: game-support tickets, players, agents, API keys and access tokens, webhooks.',
   },
 });
 

@@ -10,7 +10,7 @@ import { settingsRouter } from './settings/routes';
 import { ticketsRouter } from './tickets/routes';
 import { webhooksRouter } from './webhooks/routes';
 
-/** Document 1 under /v1: public routes first, then everything behind authentication. */
+/** The ticketing API under /v1: public routes first, then everything behind authentication. */
 export function ticketingRouter(deps: AppDeps): Router {
   const router = new Router({ prefix: '/v1' });
   router.get('/health', (ctx) => {

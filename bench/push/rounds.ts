@@ -1,6 +1,6 @@
 // The measured phases of bench:push as alternating rounds: app, peer, app, peer, … (or
 // raw capacity, send, …), each pair close together in time, and the median of the pairs'
-// ratios (contracts.md: same-run ratios, the median of at least three runs). On a machine
+// ratios (docs/benchmarks.md: same-run ratios, the median of at least three runs). On a machine
 // shared with other work, one long app window followed by one long peer window measures
 // whatever else ran in either; pairs a few seconds apart see about the same machine.
 import { withCpu, type CpuUse, type Groups } from '../lib/cpu';

@@ -13,7 +13,7 @@ export const PUSH_PORTS = { temporal: 7290, temporalUi: 7291, temporalMetrics: 7
 /** bench/lib/stack.ts does the rest (ports check, database, Temporal) for this spec. */
 export const PUSH_STACK: StackSpec = { label: 'bench:push', prefix: 'push-', ports: PUSH_PORTS, db: 'support_bench_push', redisDb: 4 };
 
-/** The limit groups of the push API lifted (contracts.md: one documented override for benchmarks). */
+/** The limit groups of the push API lifted (docs/push.md: one documented override for benchmarks). */
 const NO_LIMITS = ['push-auth-ip', 'push-token', 'push-anonymous-ip', 'push-devices-register', 'push-event-fire', 'push-notifications-send']
   .map((g) => `${g}=100000000`)
   .join(',');

@@ -2,7 +2,7 @@ import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, typ
 import { PushCompany } from './push-company.entity';
 import { PushUser } from './push-user.entity';
 
-/** A user's place in a company (contracts.md, "Ownership"). */
+/** A user's place in a company (docs/push.md, "Ownership"). */
 @Entity({ name: 'push_memberships' })
 @Check('push_memberships_role_check', `role IN ('owner','member')`)
 @Index('push_memberships_company', ['companyId'])

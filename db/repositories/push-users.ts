@@ -1,5 +1,5 @@
 // push_users, push_companies, push_memberships: push accounts and the company each
-// belongs to (contracts.md, "Ownership"). Emails are stored lower-cased.
+// belongs to (docs/push.md, "Ownership"). Emails are stored lower-cased.
 import { PushCompany, PushMembership, PushUser } from '../entities';
 import type { PushUserRow } from '../../domain/auth/types';
 import { managerOf, sql, type Executor } from '../db';
@@ -46,7 +46,7 @@ export function isDuplicateEmail(err: unknown): boolean {
 }
 
 /**
- * Whether the company's trial has ended (contracts.md: its keys and tokens answer 403
+ * Whether the company's trial has ended (docs/push.md: its keys and tokens answer 403
  * TRIAL_EXPIRED): marked trial_expired by its trial's workflow, or a trial whose end has
  * passed and whose workflow has not got there yet.
  */

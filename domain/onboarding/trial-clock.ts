@@ -1,4 +1,4 @@
-// The trial's end and its extensions (contracts.md, "Ownership"): the trial workflow
+// The trial's end and its extensions (docs/push.md, "Ownership"): the trial workflow
 // calls these with its own time (`at`), so a time-skipping test moves them together.
 import type { Db } from '../../db/db';
 import { findTrialRequest, insertAuditEvent } from '../../db/repositories/push-trial-requests';

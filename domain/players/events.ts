@@ -2,7 +2,7 @@ import type { PlayerRow } from './types';
 
 const iso = (d: Date) => d.toISOString();
 
-/** `data` of the player.created event: the Player object as the API shows it (Document 1). */
+/** `data` of the player.created event: the Player object as the API shows it (the ticketing spec). */
 export function playerEventData(row: PlayerRow) {
   return {
     id: row.id,

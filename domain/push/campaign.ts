@@ -18,7 +18,7 @@ import type { SendIdempotency } from './send';
  * Under an Idempotency-Key the created or sent campaign's id is written on the key in the
  * transaction that creates or sends it, so a retry after a lost answer (the request died
  * after its commit and the key's lease lapsed) answers that campaign again instead of a
- * second Draft or a 409 (contracts.md, "Idempotency").
+ * second Draft or a 409 (docs/api-kit.md, "Idempotency-Key").
  */
 async function bindKey(m: Executor, idem: SendIdempotency | undefined, campaignId: string): Promise<void> {
   if (idem && !(await bindIdempotencyResource(m, idem.scope, idem.key, idem.token, campaignId))) {

@@ -9,7 +9,7 @@ import type { RevokeKeyMarkers } from './types';
  * Deletes an app. Its keys are refused from the next request on in every process first
  * (`revokeMarkers`, the caller's key cache); devices, keys, segments, campaigns, sends and
  * notifications go with the app (ON DELETE CASCADE). Answers the campaigns that were
- * queued, scheduled or sending: the caller stops their workflows (contracts.md: deleting
+ * queued, scheduled or sending: the caller stops their workflows (docs/push.md: deleting
  * an app cancels its scheduled and running campaigns); a campaign workflow that finds its
  * campaign gone ends without sending anyway.
  */

@@ -53,7 +53,7 @@ export async function acceptedDevices(executor: Executor, appId: string, deviceI
  * Under an Idempotency-Key the send's id is written on the key in the transaction that
  * creates it, so a retry after a lost answer (the request died, or PostgreSQL went away
  * before the answer was stored, and the key's lease lapsed) answers the same
- * notificationIds instead of queuing a second send to the same devices (contracts.md,
+ * notificationIds instead of queuing a second send to the same devices (docs/push.md,
  * "Idempotency"). That send's workflow needs nothing from the retry: its outbox entry
  * committed with it.
  */

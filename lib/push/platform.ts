@@ -1,4 +1,4 @@
-// Platform values (contracts.md, "Push delivery"): `Android` and `iOS`, accepted in any
+// Platform values (docs/push.md): `Android` and `iOS`, accepted in any
 // letter case, answered in that spelling.
 export const PLATFORMS = ['Android', 'iOS'] as const;
 export type Platform = (typeof PLATFORMS)[number];

@@ -1,4 +1,4 @@
-// Idempotency-Key on every POST (contracts.md, "Idempotency"), including the answers that
+// Idempotency-Key on every POST (docs/api-kit.md, "Idempotency-Key"), including the answers that
 // carry a one-time secret: replayed to the client, stored only sealed with the secret box.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';

@@ -179,7 +179,7 @@ describe('GET /v1/players/{id} and /v1/players/lookup', () => {
   it('404 player_not_found for unknown, malformed and other-workspace ids (400 for a NUL)', async () => {
     assertError(await api.request('GET', '/v1/players/kpl_00000000000000000000000000', { token }), 404, 'player_not_found');
     assertError(await api.request('GET', '/v1/players/not-an-id', { token }), 404, 'player_not_found');
-    // a NUL in a path id is refused by the kit's input limits before any lookup (contracts.md)
+    // a NUL in a path id is refused by the kit's input limits before any lookup (docs/api-kit.md)
     assertError(await api.request('GET', '/v1/players/kpl_%00', { token }), 400, 'validation_error');
     const otherOrg = await createTenant(api.deps.db);
     assertError(await api.request('GET', `/v1/players/${player.id}`, { token: otherOrg.key.key }), 404, 'player_not_found');

@@ -1,4 +1,4 @@
-// contracts.md, "Ownership": an expired trial makes the company's tokens and API keys
+// docs/push.md, "Ownership": an expired trial makes the company's tokens and API keys
 // answer 403 TRIAL_EXPIRED; extending the trial makes them work again at once.
 import assert from 'node:assert/strict';
 import type { TestApi } from '../support/api';

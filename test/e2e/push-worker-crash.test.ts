@@ -1,6 +1,6 @@
 // kill -9 of the push worker in the middle of a send: after a restart every device got
 // its push, none twice beyond the page that was in flight, and every repeat carries the
-// same notificationId (contracts.md, "Push delivery").
+// same notificationId (docs/push.md).
 //
 // Isolation as in the webhook crash tests (test/support/crash-harness.ts): the send, its
 // rows and its outbox entry are written the way POST /notifications/send writes them

@@ -1,5 +1,5 @@
 // `npm run test:faults` (also part of `npm test`): the push service's fault run
-// (contracts.md: "each new API joins npm run test:faults, its own workers killed under its
+// (docs/reliability.md: "each new API joins npm run test:faults, its own workers killed under its
 // own load"). Careful clients register devices (POST /api/v1/devices/register, ApiKey)
 // and send to batches of registered devices (POST /api/v1/notifications/send) while the
 // push worker (kill -9), the Temporal server (kill -9), PostgreSQL (pg_ctl stop -m

@@ -1,5 +1,5 @@
-// The push spec's Limits table (Document 3, "Limits"), each row a named group that
-// RATE_LIMITS can override (`push-auth-ip=5,push-token=50`; contracts.md, "Benchmarks
+// The push spec's Limits table ("Limits"), each row a named group that
+// RATE_LIMITS can override (`push-auth-ip=5,push-token=50`; docs/benchmarks.md, "Benchmarks
 // and limits"). Windows are the kit gate's rolling 60 s.
 import type { Bucket } from '../../kit/rate-limit';
 import { withOverrides } from '../../kit/rate-limit';

@@ -67,14 +67,14 @@ async function resolve(deps: AppDeps, scheme: PushScheme, value: string): Promis
 /**
  * Sets `ctx.state.principal`; 401 UNAUTHORIZED when no accepted credential is present
  * (a missing, malformed, unknown, expired or revoked one, or a scheme this route does
- * not take), 403 TRIAL_EXPIRED when the company's trial has ended (contracts.md,
+ * not take), 403 TRIAL_EXPIRED when the company's trial has ended (docs/push.md,
  * "Ownership"), 429 RATE_LIMITED when the caller's window is full. Then the kit's
  * Idempotency-Key handling for POSTs, scoped to the user or the key.
  */
 export function pushAuth(deps: AppDeps, opts: PushAuthOptions): Middleware {
   const limits = pushLimits(deps);
   const group = opts.limit ?? 'push-token';
-  // Idempotency-Key on every authenticated POST (contracts.md), keyed per credential's owner.
+  // Idempotency-Key on every authenticated POST (docs/push.md), keyed per credential's owner.
   const idem = idempotency(deps, {
     scopeOf: (ctx) => {
       const p = ctx.state.principal as PushPrincipal;

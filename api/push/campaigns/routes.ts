@@ -1,4 +1,4 @@
-// Campaigns (Document 3 and the extensions of docs/push.md "Campaigns"): create, list,
+// Campaigns (the push spec and the extensions of docs/push.md "Campaigns"): create, list,
 // get, send, schedule, cancel, analytics. Thin: the commands are domain/push/campaign.ts
 // and the gateway (the one layer that speaks to Temporal).
 import Router from '@koa/router';

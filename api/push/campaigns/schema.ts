@@ -1,4 +1,4 @@
-// Campaigns (Document 3, and the extensions docs/push.md "Campaigns" documents): request
+// Campaigns (the push spec, and the extensions docs/push.md "Campaigns" documents): request
 // and response schemas and their OpenAPI paths. `targetType` is `Segment` (with
 // `segmentId`) or `All`, accepted in any letter case and answered in that spelling.
 import { z } from '../../zod';

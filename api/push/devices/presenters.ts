@@ -2,7 +2,7 @@ import type { DeviceRow } from '../../../domain/push/types';
 import type { DeviceResponse } from './schema';
 import { iso } from '../../kit/dates';
 
-/** The Device object of Document 3. */
+/** The Device object of the push spec. */
 export function presentDevice(d: DeviceRow): DeviceResponse {
   return {
     id: d.id,

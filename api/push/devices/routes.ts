@@ -1,4 +1,4 @@
-// Devices (Document 3): register (the SDK's upsert on every launch, API key only), list,
+// Devices (the push spec): register (the SDK's upsert on every launch, API key only), list,
 // get, change (API key only) and delete. Every device is reached through its app:
 // appFor answers another company's device as 404 and another app's API key as 403.
 import Router from '@koa/router';

@@ -1,6 +1,6 @@
-// Devices of the push API (Document 3): request and response schemas, and their
+// Devices of the push API (the push spec): request and response schemas, and their
 // OpenAPI paths. Platform values are `Android` and `iOS`, accepted in any letter case
-// (contracts.md "Push delivery"); deviceMetadata is a flat object of at most
+// (docs/push.md); deviceMetadata is a flat object of at most
 // MAX_METADATA_KEYS keys whose values are strings, numbers, booleans or null, so that
 // segment filters (deviceMetadata.<key>) address every value.
 import { z } from '../../zod';

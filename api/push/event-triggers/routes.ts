@@ -1,4 +1,4 @@
-// Event triggers (Document 3): create, list per app, get, change, delete (a user token or
+// Event triggers (the push spec): create, list per app, get, change, delete (a user token or
 // an API key of the trigger's app), and fire (API key only, the `push-event-fire` group:
 // 5,000 a minute per key). Every trigger is reached through its app, as segments are.
 import Router from '@koa/router';

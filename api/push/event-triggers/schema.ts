@@ -1,4 +1,4 @@
-// Event triggers (Document 3, "Event triggers"; docs/push.md): create, list per app, get,
+// Event triggers (the push spec, "Event triggers"; docs/push.md): create, list per app, get,
 // change (PATCH, e.g. `{enabled: false}`), delete, and fire (API key only). The condition
 // rules are domain/push/trigger.rules.ts's; the OpenAPI paths are at the end.
 import { z } from '../../zod';

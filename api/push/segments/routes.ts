@@ -1,4 +1,4 @@
-// Segments (Document 3): create, list per app, and the live device count (active devices
+// Segments (the push spec): create, list per app, and the live device count (active devices
 // of the app matching the compiled filter, one parameterised query).
 import Router from '@koa/router';
 import type { AppDeps } from '../../deps';

@@ -1,4 +1,4 @@
-// Segments (Document 3): a named device filter of an app. The filter grammar and its
+// Segments (the push spec): a named device filter of an app. The filter grammar and its
 // check live in domain/push/segment-filter.rules.ts (shared with the workers that send to a
 // segment); filter-schema.ts makes it a request field. The OpenAPI paths are at the end.
 import { z } from '../../zod';

@@ -1,4 +1,4 @@
-// Trial onboarding (Document 3, "Trial onboarding"; docs/trial-onboarding.md): the public
+// Trial onboarding (the push spec, "Trial onboarding"; docs/trial-onboarding.md): the public
 // request, the super-admin's list and actions, their schemas and OpenAPI paths.
 import { z } from '../../zod';
 import { json, jsonBody } from '../../kit/openapi';

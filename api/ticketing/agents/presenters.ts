@@ -13,7 +13,7 @@ export function presentAgent(row: AgentRecord): AgentResponse {
   };
 }
 
-/** The Agent as Document 1 shows it expanded in a ticket's `assignee`; null when unassigned. */
+/** The Agent as the ticketing spec shows it expanded in a ticket's `assignee`; null when unassigned. */
 export function presentAssignee(row: Pick<AgentRecord, 'id' | 'name' | 'avatarUrl'> | null | undefined): AssigneeResponse | null {
   return row ? { id: row.id, name: row.name, avatarUrl: row.avatarUrl } : null;
 }

@@ -1,4 +1,4 @@
-// Agents are not in Document 1 beyond the expanded `assignee` ({ id, name, avatarUrl });
+// Agents are not in the ticketing spec beyond the expanded `assignee` ({ id, name, avatarUrl });
 // this resource is our own addition so tickets can be assigned (docs/players.md).
 import { z } from '../../zod';
 import { errorResponses, registry, security, json } from '../openapi-registry';
@@ -50,7 +50,7 @@ export const AgentResponse = registry.register(
 );
 export type AgentResponse = z.infer<typeof AgentResponse>;
 
-/** The Agent object of Document 1, as expanded in a ticket's `assignee`. */
+/** The Agent object of the ticketing spec, as expanded in a ticket's `assignee`. */
 export const AssigneeResponse = registry.register(
   'Assignee',
   z.object({ id: z.string(), name: z.string(), avatarUrl: z.string().nullable() }),

@@ -4,13 +4,13 @@ import { playerEventData } from '../../../domain/players/events';
 import type { PlayerExpansion, PlayerResponse, PlayerTicketItem } from './schema';
 import { iso } from '../../kit/dates';
 
-/** The Player object of Document 1 (the same object is the player.created event's data). */
+/** The Player object of the ticketing spec (the same object is the player.created event's data). */
 export function presentPlayer(row: PlayerRow): PlayerResponse {
   return playerEventData(row);
 }
 
 /**
- * Document 1 does not say where these live. The upsert accepts only displayName,
+ * The ticketing spec does not say where these live. The upsert accepts only displayName,
  * email and metadata, so they are read from metadata keys of the same names
  * (docs/players.md); lifetimeSpend is typed number there, so it is parsed and is
  * null when absent or not a finite number.

@@ -1,4 +1,4 @@
-// Players (Document 1, Player resource and Players endpoints): the zod schemas that
+// Players (the ticketing spec, Player resource and Players endpoints): the zod schemas that
 // validate requests, type the presenters and produce the OpenAPI paths below.
 import { z } from '../../zod';
 import { errorResponses, registry, security, json } from '../openapi-registry';

@@ -1,4 +1,4 @@
-// Per-workspace ticketing settings (auto-close threshold, SLA targets). Document 1 says
+// Per-workspace ticketing settings (auto-close threshold, SLA targets). The ticketing spec says
 // the 72 h auto-close is "configurable per workspace" without an endpoint; this is ours.
 import { z } from '../../zod';
 import { PRIORITIES, type Priority } from '../../../domain/workspaces/types';

@@ -4,7 +4,7 @@ import type { EndpointRecord } from '../../../db/repositories/webhook-endpoints'
 import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookEventType } from './schema';
 import { iso, isoOrNull } from '../../kit/dates';
 
-/** The Webhook endpoint object of Document 1, without `secret` (shown only on create). */
+/** The Webhook endpoint object of the ticketing spec, without `secret` (shown only on create). */
 export function presentEndpoint(row: EndpointRecord): WebhookEndpoint {
   return {
     id: row.id,

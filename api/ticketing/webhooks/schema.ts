@@ -1,4 +1,4 @@
-// Webhook endpoints (Document 1, "Webhook endpoint" resource and "Webhooks" endpoints):
+// Webhook endpoints (the ticketing spec, "Webhook endpoint" resource and "Webhooks" endpoints):
 // the zod schemas the routes validate with, and their OpenAPI paths.
 import type { EventType } from '../../../db/repositories/events';
 import { MAX_URL_LENGTH } from '../../../lib/webhooks/url-policy';
