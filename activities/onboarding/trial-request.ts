@@ -45,9 +45,9 @@ export function createTrialRequestActivities(deps: TrialRequestActivityDeps): Tr
       const t = await issueSetupToken(db, deps.tokenKey, { ...input, createdAt: new Date(input.createdAt), expiresAt: new Date(input.expiresAt) });
       return { tokenId: t.tokenId, expiresAt: iso(t.expiresAt) };
     },
-    sendSetupEmail: (input) => heartbeating(() => sendSetupEmail(deps, input)),
+    sendSetupEmail: (input) => heartbeating(() => sendSetupEmail(deps.db, deps, input)),
     expireSetupToken: ({ tokenId }) => expireSetupToken(db, tokenId),
-    sendTrialReminder: ({ requestId, trialEndsAt }) => heartbeating(() => sendTrialReminder(deps, { requestId, trialEndsAt: new Date(trialEndsAt) })),
+    sendTrialReminder: ({ requestId, trialEndsAt }) => heartbeating(() => sendTrialReminder(deps.db, deps, { requestId, trialEndsAt: new Date(trialEndsAt) })),
     async expireTrial({ requestId, at }) {
       const r = await expireTrial(db, { requestId, at: new Date(at) });
       return { expired: r.expired, trialEndsAt: iso(r.trialEndsAt) };

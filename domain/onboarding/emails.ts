@@ -8,8 +8,8 @@ import { setupTokenOf, setupUrlOf } from '../../lib/setup-tokens';
 import { trialRequestNotFound } from './errors';
 import type { TrialRequestRecord } from './types';
 
+/** What the emails need beside the executor they record on. */
 export interface EmailDeps {
-  db: Db;
   chain: EmailChain;
   /** lib/setup-tokens.ts setupTokenKey */
   tokenKey: Buffer;
@@ -35,14 +35,14 @@ export function setupEmail(r: TrialRequestRecord, url: string, expiresAt: Date):
  * `trial_request.setup_email_sent` when a provider accepted it. A token that is no longer
  * open (used, voided by a newer one, expired) is not sent: answers null.
  */
-export async function sendSetupEmail(deps: EmailDeps, input: { requestId: string; tokenId: string }) {
-  const [r, token] = await Promise.all([findTrialRequest(deps.db, input.requestId), findSetupTokenById(deps.db, input.tokenId)]);
+export async function sendSetupEmail(db: Db, deps: EmailDeps, input: { requestId: string; tokenId: string }) {
+  const [r, token] = await Promise.all([findTrialRequest(db, input.requestId), findSetupTokenById(db, input.tokenId)]);
   if (!r) throw trialRequestNotFound(input.requestId);
   if (!token?.open) return null;
   const url = setupUrlOf(deps.appUrl, setupTokenOf(deps.tokenKey, input.tokenId));
   const outcome = await deps.chain.send(setupEmail(r, url, token.expiresAt));
   const state = outcome.delivered ? ('sent' as const) : ('logged' as const);
-  await deps.db.transaction(async (m) => {
+  await db.transaction(async (m) => {
     await recordSetupEmailAttempt(m, r.id, { state, provider: outcome.provider, messageId: outcome.messageId, lastError: outcome.errors.join('; ') || null });
     if (outcome.delivered) {
       await insertAuditEvent(m, {
@@ -57,10 +57,10 @@ export async function sendSetupEmail(deps: EmailDeps, input: { requestId: string
 }
 
 /** The reminder of the trial ending at `trialEndsAt`, once per end (an extension makes a new end). */
-export async function sendTrialReminder(deps: EmailDeps, input: { requestId: string; trialEndsAt: Date }): Promise<void> {
-  const r = await findTrialRequest(deps.db, input.requestId);
+export async function sendTrialReminder(db: Db, deps: EmailDeps, input: { requestId: string; trialEndsAt: Date }): Promise<void> {
+  const r = await findTrialRequest(db, input.requestId);
   if (!r) throw trialRequestNotFound(input.requestId);
-  if (r.companyStatus !== 'trial' || !(await claimReminder(deps.db, r.id, input.trialEndsAt))) return;
+  if (r.companyStatus !== 'trial' || !(await claimReminder(db, r.id, input.trialEndsAt))) return;
   const text = [
     `Hi ${r.fullName},`,
     '',
@@ -69,7 +69,7 @@ export async function sendTrialReminder(deps: EmailDeps, input: { requestId: str
     `Sign in: ${deps.appUrl}`,
   ].join('\n');
   const outcome = await deps.chain.send({ to: r.email, subject: 'Your trial ends in 3 days', text, tag: 'trial-reminder', logText: `trial reminder for ${r.email}` });
-  await insertAuditEvent(deps.db, {
+  await insertAuditEvent(db, {
     type: 'trial.reminder_sent',
     trialRequestId: r.id,
     companyId: r.companyId,
