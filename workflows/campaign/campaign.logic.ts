@@ -1,8 +1,23 @@
 // Pure decisions of the campaign workflow, shared with tests and docs/push.md's arithmetic.
-import type { PushPageInput } from '../push-send/contract';
+import type { PushPageInput, PushSendTotals } from '../push-send/contract';
+import type { CampaignChangeReply, CampaignPhase } from './contract';
 import { PUSH_PAGE_SIZE } from '../push-send/push-send.logic';
 
 export { PUSH_PAGE_SIZE, addPage, NO_TOTALS, PAGE_MAX_ATTEMPTS } from '../push-send/push-send.logic';
+
+/** The one state of a campaign run, owned by campaign.workflow.ts (its state table is there). */
+export interface CampaignState {
+  phase: CampaignPhase;
+  /** the time a scheduled campaign waits for (epoch ms); null once it is not waiting for one */
+  scheduledAt: number | null;
+  /** reschedule Updates still writing the row: the time does not fire under them */
+  rescheduling: number;
+  cancelRequested: boolean;
+  /** the answer a cancel waits for, once the campaign has finished */
+  reply: CampaignChangeReply | null;
+  /** what this and earlier runs' pages pushed */
+  totals: PushSendTotals;
+}
 
 /**
  * Page activities of one campaign in flight at once. Any push worker takes them from the

@@ -4,8 +4,8 @@ import { checkScheduledAt } from '../../domain/push/campaign.rules';
 import { isDomainError } from '../../domain/errors';
 import { refusal } from '../refusal';
 import { cancelUpdate, campaignStateQuery, FINISHING, NOT_SCHEDULED, rescheduleUpdate } from './contract';
-import type { CampaignActivities, CampaignChangeReply, CampaignInput, CampaignPhase, CampaignResult, CampaignStatus } from './contract';
-import { addPage, NO_TOTALS, PAGE_MAX_ATTEMPTS, PAGES_IN_FLIGHT, pageCount, pageInput, runEnd, WAIT_HISTORY_LIMIT } from './campaign.logic';
+import type { CampaignActivities, CampaignInput, CampaignResult, CampaignStatus } from './contract';
+import { addPage, NO_TOTALS, type CampaignState, PAGE_MAX_ATTEMPTS, PAGES_IN_FLIGHT, pageCount, pageInput, runEnd, WAIT_HISTORY_LIMIT } from './campaign.logic';
 
 // The campaign's own steps: retried until the database answers (they are idempotent).
 const steps = proxyActivities<CampaignActivities>({
@@ -49,32 +49,34 @@ function checkNewTime(at: string): void {
  */
 export async function campaignWorkflow(input: CampaignInput): Promise<CampaignResult> {
   const { campaignId } = input;
-  let phase: CampaignPhase = input.resume ? 'sending' : input.scheduledAt ? 'waiting' : 'starting';
-  let scheduledAt = input.scheduledAt ? Date.parse(input.scheduledAt) : null;
-  let rescheduling = 0;
-  let cancelRequested = false;
-  let reply: CampaignChangeReply | null = null;
-  let totals = input.resume?.totals ?? NO_TOTALS;
+  const s: CampaignState = {
+    phase: input.resume ? 'sending' : input.scheduledAt ? 'waiting' : 'starting',
+    scheduledAt: input.scheduledAt ? Date.parse(input.scheduledAt) : null,
+    rescheduling: 0,
+    cancelRequested: false,
+    reply: null,
+    totals: input.resume?.totals ?? NO_TOTALS,
+  };
   const show = (status: CampaignStatus) => {
     if (input.searchAttributes) upsertSearchAttributes({ PushAppId: [input.appId], CampaignStatus: [status] });
   };
 
-  setHandler(campaignStateQuery, () => ({ phase, scheduledAt: scheduledAt === null ? null : new Date(scheduledAt).toISOString(), pagesDone: totals.pages }));
+  setHandler(campaignStateQuery, () => ({ phase: s.phase, scheduledAt: s.scheduledAt === null ? null : new Date(s.scheduledAt).toISOString(), pagesDone: s.totals.pages }));
   setHandler(
     rescheduleUpdate,
     async ({ scheduledAt: at }) => {
-      scheduledAt = Date.parse(at); // the wait below starts over with the new time
-      rescheduling++;
+      s.scheduledAt = Date.parse(at); // the wait below starts over with the new time
+      s.rescheduling++;
       try {
         await steps.rescheduleCampaign({ campaignId, scheduledAt: at });
       } finally {
-        rescheduling--;
+        s.rescheduling--;
       }
       return { status: 'Scheduled', sent: 0 };
     },
     {
       validator: ({ scheduledAt: at }) => {
-        if (phase !== 'waiting' || cancelRequested) throw refusal('conflict', NOT_SCHEDULED, 'The campaign is no longer scheduled');
+        if (s.phase !== 'waiting' || s.cancelRequested) throw refusal('conflict', NOT_SCHEDULED, 'The campaign is no longer scheduled');
         checkNewTime(at);
       },
     },
@@ -82,41 +84,41 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignRe
   setHandler(
     cancelUpdate,
     async () => {
-      cancelRequested = true;
-      await condition(() => reply !== null);
-      return reply!;
+      s.cancelRequested = true;
+      await condition(() => s.reply !== null);
+      return s.reply!;
     },
     {
       validator: () => {
-        if (phase === 'finishing' || phase === 'done') throw refusal('conflict', FINISHING, 'The campaign has finished');
+        if (s.phase === 'finishing' || s.phase === 'done') throw refusal('conflict', FINISHING, 'The campaign has finished');
       },
     },
   );
 
   async function end(status: 'Completed' | 'Cancelled' | 'Failed', reason?: string): Promise<CampaignResult> {
-    phase = 'finishing';
+    s.phase = 'finishing';
     const done = await steps.finishCampaign({ campaignId, status, reason });
     if (done.status) show(done.status);
-    reply = { status: done.status ?? status, sent: done.sent };
-    phase = 'done';
+    s.reply = { status: done.status ?? status, sent: done.sent };
+    s.phase = 'done';
     await condition(allHandlersFinished);
-    return { status: done.status ?? 'Gone', sent: done.sent, failed: totals.failed, pages: totals.pages };
+    return { status: done.status ?? 'Gone', sent: done.sent, failed: s.totals.failed, pages: s.totals.pages };
   }
 
   // a scheduled campaign: its durable timer, moved by a reschedule
-  while (phase === 'waiting' && !cancelRequested) {
-    const target = scheduledAt!;
+  while (s.phase === 'waiting' && !s.cancelRequested) {
+    const target = s.scheduledAt!;
     const ms = target - Date.now();
-    if (ms <= 0 && rescheduling === 0) break;
-    if (workflowInfo().historyLength > WAIT_HISTORY_LIMIT && rescheduling === 0) {
+    if (ms <= 0 && s.rescheduling === 0) break;
+    if (workflowInfo().historyLength > WAIT_HISTORY_LIMIT && s.rescheduling === 0) {
       // many reschedules: the wait goes on in a fresh history
       return continueAsNew<typeof campaignWorkflow>({ ...input, scheduledAt: new Date(target).toISOString() });
     }
-    const moved = () => cancelRequested || scheduledAt !== target;
+    const moved = () => s.cancelRequested || s.scheduledAt !== target;
     if (ms > 0) await condition(moved, ms);
-    else await condition(() => moved() || rescheduling === 0); // the time has come: a reschedule in progress first
+    else await condition(() => moved() || s.rescheduling === 0); // the time has come: a reschedule in progress first
   }
-  if (cancelRequested) return end('Cancelled');
+  if (s.cancelRequested) return end('Cancelled');
 
   let sendId: string;
   let total: number;
@@ -124,11 +126,11 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignRe
     ({ sendId, total } = input.resume);
     show('Sending'); // set on every run: continue-as-new is not asked to carry them over
   } else {
-    phase = 'starting';
+    s.phase = 'starting';
     const begun = await steps.beginCampaignSend({ campaignId });
     if (begun.kind === 'gone') {
       // deleted with its app: a cancel waiting here gets its answer (the API then finds nothing: 404)
-      [phase, reply] = ['done', { status: 'Cancelled', sent: 0 }];
+      [s.phase, s.reply] = ['done', { status: 'Cancelled', sent: 0 }];
       await condition(allHandlersFinished);
       return { status: 'Gone', sent: 0, failed: 0, pages: 0 };
     }
@@ -136,7 +138,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignRe
     ({ sendId, total } = begun);
     show('Sending');
   }
-  phase = 'sending';
+  s.phase = 'sending';
 
   // pages of this run, PAGES_IN_FLIGHT at once; a cancel stops new pages, those in flight finish
   const all = pageCount(total);
@@ -144,23 +146,23 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignRe
   let next = input.resume?.nextPage ?? 0;
   let running = 0;
   let failure: string | null = null;
-  while (next < last && !cancelRequested && failure === null) {
+  while (next < last && !s.cancelRequested && failure === null) {
     await condition(() => running < PAGES_IN_FLIGHT);
-    if (cancelRequested || failure !== null) break;
+    if (s.cancelRequested || failure !== null) break;
     running++;
     pages.sendPushPage(pageInput(sendId, next++)).then(
-      (page) => void (totals = addPage(totals, page)),
+      (page) => void (s.totals = addPage(s.totals, page)),
       (err: Error) => void (failure = `a page could not be sent: ${err.message}`),
     ).finally(() => running--);
   }
   await condition(() => running === 0);
 
-  if (!cancelRequested && failure === null && last < all) {
+  if (!s.cancelRequested && failure === null && last < all) {
     // a cancel arriving now waits for its answer: it is this run's to give, not the next one's
-    await condition(() => cancelRequested || allHandlersFinished());
-    if (!cancelRequested) return continueAsNew<typeof campaignWorkflow>({ ...input, scheduledAt: null, resume: { sendId, total, nextPage: last, totals } });
+    await condition(() => s.cancelRequested || allHandlersFinished());
+    if (!s.cancelRequested) return continueAsNew<typeof campaignWorkflow>({ ...input, scheduledAt: null, resume: { sendId, total, nextPage: last, totals: s.totals } });
   }
-  if (cancelRequested) return end('Cancelled');
+  if (s.cancelRequested) return end('Cancelled');
   if (failure !== null) return end('Failed', failure);
   return end('Completed');
 }
