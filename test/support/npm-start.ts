@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Client } from 'pg';
+import { admin } from './throwaway-db';
 import { eventually } from './eventually';
 import { freePort } from './fault-services';
 
@@ -33,15 +33,6 @@ export interface NpmStart {
   cleanup(): Promise<void>;
 }
 
-async function adminQuery(sql: string): Promise<void> {
-  const c = new Client({ connectionString: process.env.DATABASE_URL });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
 
 /** The suite's own stand-ins and Temporal are not npm start's: it starts its own. */
 const SUITE_ONLY = ['TEMPORAL_ADDRESS', 'SMTP_URL', 'MAIL_SINK_DIR', 'FCM_ENDPOINT', 'APNS_ENDPOINT', 'PUSH_SINK_DIR'];
@@ -49,7 +40,7 @@ const SUITE_ONLY = ['TEMPORAL_ADDRESS', 'SMTP_URL', 'MAIL_SINK_DIR', 'FCM_ENDPOI
 /** Starts npm start and resolves once it says it is running (on fresh ports when one was taken). */
 export async function startNpmStart(tag: string, timeoutMs = 150_000): Promise<NpmStart> {
   const dbName = `support_${tag}_${process.pid}_${Date.now().toString(36)}`;
-  await adminQuery(`CREATE DATABASE ${dbName}`);
+  await admin(`CREATE DATABASE ${dbName}`);
   const url = new URL(process.env.DATABASE_URL!);
   url.pathname = `/${dbName}`;
   const failures: string[] = [];
@@ -84,7 +75,7 @@ export async function startNpmStart(tag: string, timeoutMs = 150_000): Promise<N
           proc.kill('SIGKILL');
           await exited;
         }
-        await adminQuery(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => undefined);
+        await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => undefined);
         rmSync(state, { recursive: true, force: true });
       },
     };
@@ -100,9 +91,9 @@ export async function startNpmStart(tag: string, timeoutMs = 150_000): Promise<N
     await handle.cleanup().catch(() => undefined);
     failures.push(`try ${n}:\n${out}`);
     if (!portTaken || n >= PORT_TRIES) {
-      await adminQuery(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => undefined);
+      await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => undefined);
       throw new Error(`npm start did not come up (${n} tries):\n${failures.join('\n')}`);
     }
-    await adminQuery(`CREATE DATABASE ${dbName}`);
+    await admin(`CREATE DATABASE ${dbName}`);
   }
 }

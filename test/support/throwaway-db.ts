@@ -3,7 +3,8 @@
 import { Client } from 'pg';
 import { MIGRATIONS, createDataSource } from '../../db/data-source';
 
-async function admin(sql: string): Promise<void> {
+/** One statement as the test cluster's owner (CREATE / DROP DATABASE), on a connection of its own. */
+export async function admin(sql: string): Promise<void> {
   const c = new Client({ connectionString: process.env.DATABASE_URL });
   await c.connect();
   try {
