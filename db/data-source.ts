@@ -22,6 +22,7 @@ import { EventTriggers1732200000020 } from './migrations/1732200000020-EventTrig
 import { TriggerBatches1732200000030 } from './migrations/1732200000030-TriggerBatches';
 import { TrialOnboarding1732210000001 } from './migrations/1732210000001-TrialOnboarding';
 import { WebhookApis1732220000001 } from './migrations/1732220000001-WebhookApis';
+import { Platform1732230000001 } from './migrations/1732230000001-Platform';
 
 // Schema changes only ever come from the hand-written migrations listed here;
 // `synchronize` stays off so TypeORM never alters a table by itself.
@@ -43,6 +44,7 @@ export const MIGRATIONS = [
   TriggerBatches1732200000030,
   TrialOnboarding1732210000001,
   WebhookApis1732220000001,
+  Platform1732230000001,
 ];
 
 /** The node-postgres pool TypeORM built for each DataSource (set by `initialize()`). */

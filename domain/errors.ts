@@ -9,6 +9,7 @@ export type DomainErrorKind =
   | 'not_found' // 404
   | 'conflict' // 409
   | 'invalid' // 400
+  | 'gone' // 410: it existed, and its window has passed (a user's 90-day reactivation)
   | 'unprocessable' // 422
   | 'quota_exceeded' // 429
   | 'forbidden'; // 403
@@ -29,7 +30,7 @@ export class DomainError extends Error {
 
 export const isDomainError = (err: unknown): err is DomainError => err instanceof DomainError;
 
-const KINDS: ReadonlySet<string> = new Set<DomainErrorKind>(['not_found', 'conflict', 'invalid', 'unprocessable', 'quota_exceeded', 'forbidden']);
+const KINDS: ReadonlySet<string> = new Set<DomainErrorKind>(['not_found', 'conflict', 'invalid', 'gone', 'unprocessable', 'quota_exceeded', 'forbidden']);
 
 /**
  * A DomainError as it travels across Temporal (an activity's failure, an Update

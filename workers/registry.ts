@@ -3,6 +3,7 @@
 // and the test services all read this list; a new queue (push, platform) is one entry.
 import type { QueueEntry, SideJobDeps } from './queue-entry';
 import { onboardingQueue } from './queue-onboarding';
+import { platformQueue } from './queue-platform';
 import { pushQueue } from './queue-push';
 import { ticketingQueue } from './queue-ticketing';
 import { webhooksQueue } from './queue-webhooks';
@@ -13,6 +14,7 @@ export const QUEUES = {
   webhooks: webhooksQueue,
   push: pushQueue,
   onboarding: onboardingQueue,
+  platform: platformQueue,
 } as const satisfies Record<string, QueueEntry>;
 
 export type TaskQueue = keyof typeof QUEUES;

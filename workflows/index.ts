@@ -5,3 +5,4 @@ export * from './queues/ticketing';
 export * from './queues/webhooks';
 export * from './queues/push';
 export * from './queues/onboarding';
+export * from './queues/platform';

@@ -22,6 +22,7 @@ const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  gone: 410,
   unprocessable: 422,
   quota_exceeded: 429,
 };

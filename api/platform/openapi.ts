@@ -1,5 +1,6 @@
-// The /platform/v1 OpenAPI document. Only /health is served so far; the platform API's
-// resources will register their paths here from their schemas.
+// The /platform/v1 OpenAPI 3.0 document (the platform spec, "Versioning"). Each platform
+// resource registers its own paths from its schemas in its folder's schema.ts (imported by
+// its routes); the document is built on the first GET /platform/v1/openapi.json.
 import { createApiDocs } from '../kit/openapi';
 import { z } from '../zod';
 
@@ -19,24 +20,24 @@ const docs = createApiDocs({
     403: 'forbidden',
     404: 'not_found',
     409: 'conflict',
+    410: 'gone',
     413: 'payload_too_large',
-    429: 'rate_limited',
+    429: 'rate_limited (Retry-After: seconds)',
     503: 'service_unavailable (Retry-After)',
   },
+  bearerDescription:
+    'A platform token: `Authorization: Bearer service_live_…` (production data) or `service_test_…` (sandbox data). ' +
+    'Created with POST /platform/v1/auth/tokens; scoped to one workspace, acting with its creator\'s role.',
   info: {
     title: 'Support Platform API',
     version: '1.0.0',
-    description: 'The platform API: the general support platform. Only /health is served so far.',
+    description:
+      'The platform API: tickets, workspaces, users and tokens (docs/platform.md). snake_case fields; errors as ' +
+      '`{"error": {code, message, status, request_id, details?}}`; lists as `{data, page, per_page, total, next_page}`. ' +
+      'Reads 120 and writes 60 requests a minute per token (rolling 60 s); every authenticated answer carries ' +
+      'X-RateLimit-Limit/Remaining/Reset, and a 429 carries Retry-After in seconds. Idempotency-Key is accepted on every POST.',
   },
 });
 
-docs.registry.registerPath({
-  method: 'get',
-  path: '/platform/v1/health',
-  summary: 'Liveness of the API process',
-  security: [],
-  responses: { 200: { description: 'up', content: { 'application/json': { schema: z.object({ status: z.literal('ok') }) } } } },
-});
-
-export const { registry, errorResponses, security } = docs;
+export const { registry, errorResponses, security, ErrorEnvelope } = docs;
 export const platformOpenApiDocument = docs.document;

@@ -8,6 +8,15 @@ import { Message } from './message.entity';
 import { Notification } from './notification.entity';
 import { Organization } from './organization.entity';
 import { Player } from './player.entity';
+import { PlatformOrganization } from './platform-organization.entity';
+import { PlatformWorkspace } from './platform-workspace.entity';
+import { PlatformChannel } from './platform-channel.entity';
+import { PlatformUser } from './platform-user.entity';
+import { PlatformMembership } from './platform-membership.entity';
+import { PlatformActivationToken } from './platform-activation-token.entity';
+import { PlatformToken } from './platform-token.entity';
+import { PlatformTicket } from './platform-ticket.entity';
+import { PlatformTicketReply } from './platform-ticket-reply.entity';
 import { PushCompany } from './push-company.entity';
 import { PushUser } from './push-user.entity';
 import { PushMembership } from './push-membership.entity';
@@ -43,6 +52,15 @@ export {
   Notification,
   Organization,
   Player,
+  PlatformOrganization,
+  PlatformWorkspace,
+  PlatformChannel,
+  PlatformUser,
+  PlatformMembership,
+  PlatformActivationToken,
+  PlatformToken,
+  PlatformTicket,
+  PlatformTicketReply,
   PushCompany,
   PushUser,
   PushMembership,
@@ -105,4 +123,14 @@ export const ENTITIES = [
   PushTrialRequest,
   PushSetupToken,
   PushAuditEvent,
+  // platform API (docs/platform.md)
+  PlatformOrganization,
+  PlatformWorkspace,
+  PlatformChannel,
+  PlatformUser,
+  PlatformMembership,
+  PlatformActivationToken,
+  PlatformToken,
+  PlatformTicket,
+  PlatformTicketReply,
 ];

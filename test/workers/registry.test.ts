@@ -12,13 +12,13 @@ const entries = Object.values(QUEUES);
 
 describe('worker registry', () => {
   it('has one entry per task queue, keyed by its name', () => {
-    assert.deepEqual(TASK_QUEUES, ['ticketing', 'webhooks', 'push', 'onboarding']);
+    assert.deepEqual(TASK_QUEUES, ['ticketing', 'webhooks', 'push', 'onboarding', 'platform']);
     for (const [key, entry] of Object.entries(QUEUES)) assert.equal(entry.name, key);
     assert.equal(new Set(entries.map((e) => e.workflowsPath)).size, entries.length, 'one workflows module per queue');
   });
 
   it('the queues whose workflows start from the workflow-start outbox run its dispatcher', () => {
-    assert.deepEqual(entries.filter((e) => e.startsFromOutbox).map((e) => e.name), ['ticketing', 'push', 'onboarding']);
+    assert.deepEqual(entries.filter((e) => e.startsFromOutbox).map((e) => e.name), ['ticketing', 'push', 'onboarding', 'platform']);
   });
 
   it("each queue's workflows module exports exactly its workflow types", () => {

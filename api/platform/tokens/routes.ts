@@ -1,0 +1,58 @@
+import Router from '@koa/router';
+import type { Middleware } from 'koa';
+import { nowOf, type AppDeps } from '../../deps';
+import { carriesSecret } from '../../kit/headers';
+import { parse } from '../../kit/validation';
+import { listPlatformTokens } from '../../../db/repositories/platform-tokens';
+import { hasRole } from '../../../domain/platform/access.rules';
+import { createPlatformToken } from '../../../domain/platform/create-token';
+import { revokePlatformToken } from '../../../domain/platform/revoke-token';
+import { principalOf } from '../auth/middleware';
+import { platformTokens } from '../auth/token-cache';
+import { offsetAndLimit, platformList } from '../paging';
+import { presentToken } from './presenters';
+import { CreateTokenRequest, ListTokensQuery } from './schema';
+
+/** Tokens: create for yourself (secret once), list, revoke (docs/platform.md, "Tokens"). */
+export function platformTokensRouter(deps: AppDeps, auth: Middleware): Router {
+  const router = new Router();
+
+  router.post('/auth/tokens', auth, async (ctx) => {
+    const caller = principalOf(ctx);
+    const body = parse(CreateTokenRequest, ctx.request.body);
+    const now = nowOf(deps);
+    const { token, secret } = await deps.db.transaction((m) =>
+      createPlatformToken(m, caller, {
+        name: body.name,
+        workspaceId: body.workspace_id,
+        environment: body.environment,
+        expiresInDays: body.expires_in_days ?? null,
+        now,
+      }),
+    );
+    ctx.status = 201;
+    ctx.body = { ...presentToken(token, now), token: secret };
+    carriesSecret(ctx);
+  });
+
+  router.get('/auth/tokens', auth, async (ctx) => {
+    const caller = principalOf(ctx);
+    const q = parse(ListTokensQuery, ctx.query);
+    const admin = hasRole(caller, 'admin');
+    // an admin lists every token of the workspaces they reach; anyone else their own
+    const reachable = caller.isOrgAdmin ? null : [caller.workspaceId];
+    const workspaceIds = q.workspace_id ? (reachable && !reachable.includes(q.workspace_id) ? [] : [q.workspace_id]) : reachable;
+    const { offset, limit } = offsetAndLimit(q);
+    await platformTokens(deps).pendingTouches(); // this process's uses show in last_used_at
+    const { rows, total } = await listPlatformTokens(deps.db, { organizationId: caller.organizationId, workspaceIds, userId: admin ? null : caller.userId }, offset, limit);
+    const now = nowOf(deps);
+    ctx.body = platformList(ctx, rows.map((t) => presentToken(t, now)), total, q);
+  });
+
+  router.delete('/auth/tokens/:id', auth, async (ctx) => {
+    await revokePlatformToken(deps.db, principalOf(ctx), ctx.params.id, (ids) => platformTokens(deps).revoke(ids), nowOf(deps));
+    ctx.status = 204;
+  });
+
+  return router;
+}
