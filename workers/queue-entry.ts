@@ -9,6 +9,8 @@ import type { Logger } from '../lib/logger';
 export interface QueueDeps {
   config: Config;
   db: Db;
+  /** the worker's Temporal client, for activities that send Updates to other workflows */
+  client?: Client;
 }
 
 export interface SideJobDeps extends QueueDeps {

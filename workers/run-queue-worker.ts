@@ -37,18 +37,18 @@ export async function runQueueWorker(queue: TaskQueue, opts: RunOptions = {}): P
   const config = loadConfig();
   const db = await connectDb(config.databaseUrl);
   const connection = await NativeConnection.connect({ address: config.temporalAddress });
+  const clientConnection = await Connection.connect({ address: config.temporalAddress });
+  const client = new Client({ connection: clientConnection, namespace: config.temporalNamespace });
   const worker = await Worker.create({
     connection,
     namespace: config.temporalNamespace,
     taskQueue,
     workflowsPath: entry.workflowsPath, // this queue's workflows only
-    activities: entry.activities({ config, db }),
+    activities: entry.activities({ config, db, client }),
     ...WORKER_TUNING,
     ...entry.options,
     ...opts.options,
   });
-  const clientConnection = await Connection.connect({ address: config.temporalAddress });
-  const client = new Client({ connection: clientConnection, namespace: config.temporalNamespace });
   const stopSideJobs = taskQueue === entry.name ? await startSideJobs(entry, { config, db, client, logger }) : undefined;
   const running = worker.run(); // resolves after SIGINT/SIGTERM (the SDK installs the handlers)
   logger.info({ queue, taskQueue, options: opts.options }, 'worker started');

@@ -1,5 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
 import { PlatformUser } from './platform-user.entity';
+import { PlatformWorkspace } from './platform-workspace.entity';
 
 /** An invited platform user's single-use activation link: only the SHA-256 of it is kept. */
 @Entity({ name: 'platform_activation_tokens' })
@@ -14,6 +15,14 @@ export class PlatformActivationToken {
   @ManyToOne(() => PlatformUser, { nullable: false, onDelete: 'CASCADE' })
   @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'platform_activation_tokens_user_id_fkey' })
   user?: Relation<PlatformUser>;
+
+  /** the invitation's workspace: the activated user's first token is made there */
+  @Column({ name: 'workspace_id', type: 'text', nullable: true })
+  workspaceId!: string | null;
+
+  @ManyToOne(() => PlatformWorkspace, { nullable: true, onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'platform_activation_tokens_workspace_id_fkey' })
+  workspace?: Relation<PlatformWorkspace>;
 
   @Column({ name: 'expires_at', type: 'timestamptz' })
   expiresAt!: Date;

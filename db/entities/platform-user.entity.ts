@@ -53,4 +53,8 @@ export class PlatformUser {
 
   @Column({ name: 'erased_at', type: 'timestamptz', nullable: true })
   erasedAt!: Date | null;
+
+  /** how many times the user was deactivated: names each deactivation's workflow */
+  @Column({ type: 'integer', default: 0 })
+  deactivations!: number;
 }

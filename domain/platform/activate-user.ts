@@ -1,0 +1,34 @@
+// POST /users/activate (docs/platform.md, "Users"): the single-use link of an invitation
+// makes the invited user active and gives them a first `service_test_` token in the
+// invitation's workspace, in one transaction. An unknown, used, voided or expired link takes
+// the same path (hash, look up, check) and gets the same 400.
+import type { Db } from '../../db/db';
+import { activatePlatformUser, findActivationToken, findPlatformUserView, spendActivationToken } from '../../db/repositories/platform-users';
+import { hashActivationToken } from './activation-token';
+import { platformInvalidField } from './errors';
+import { issuePlatformToken } from './issue-token';
+import type { PlatformTokenRecord } from './types';
+import type { PlatformUserView } from './user-view';
+
+export const invalidActivationLink = () =>
+  platformInvalidField('token', 'The activation link is unknown, already used or expired; ask an admin for a new invitation');
+
+export async function activateInvitedUser(db: Db, token: string, now: Date): Promise<{ user: PlatformUserView; token: PlatformTokenRecord; secret: string }> {
+  return db.transaction(async (m) => {
+    const link = await findActivationToken(m, hashActivationToken(token), { lock: true });
+    if (!link || link.usedAt || link.expiresAt.getTime() <= now.getTime()) throw invalidActivationLink();
+    const user = await findPlatformUserView(m, link.userId, { lock: true });
+    const workspaceId = link.workspaceId ?? user?.workspaceIds[0];
+    if (!user || user.status !== 'invited' || !workspaceId) throw invalidActivationLink();
+    if (!(await spendActivationToken(m, link.tokenHash, now)) || !(await activatePlatformUser(m, user.id, now))) throw invalidActivationLink();
+    const issued = await issuePlatformToken(m, {
+      organizationId: user.organizationId,
+      workspaceId,
+      userId: user.id,
+      name: 'First token',
+      environment: 'test',
+      now,
+    });
+    return { user: (await findPlatformUserView(m, user.id))!, ...issued };
+  });
+}
