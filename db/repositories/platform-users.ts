@@ -147,16 +147,18 @@ export async function deactivatePlatformUser(executor: Executor, id: string, at:
 
 /**
  * deactivated → active again (the deactivation's workflow, on a reactivate Update), only
- * while it is still the deactivation `deactivations`. False when the user is not in it.
+ * while it is still the deactivation `deactivations`; a user deactivated before they ever
+ * activated is `invited` again (a new invitation sends them a fresh link). Null when the
+ * user is not in that deactivation.
  */
-export async function reactivatePlatformUser(executor: SqlExecutor, id: string, deactivations: number, at: Date): Promise<boolean> {
-  const { rows } = await sql(
+export async function reactivatePlatformUser(executor: SqlExecutor, id: string, deactivations: number, at: Date): Promise<'active' | 'invited' | null> {
+  const { rows } = await sql<{ status: 'active' | 'invited' }>(
     executor,
-    `UPDATE platform_users SET status = 'active', deactivated_at = NULL, updated_at = $3
-      WHERE id = $1 AND status = 'deactivated' AND deactivations = $2 RETURNING id`,
+    `UPDATE platform_users SET status = CASE WHEN activated_at IS NULL THEN 'invited' ELSE 'active' END, deactivated_at = NULL, updated_at = $3
+      WHERE id = $1 AND status = 'deactivated' AND deactivations = $2 RETURNING status`,
     [id, deactivations, at],
   );
-  return rows.length > 0;
+  return rows[0]?.status ?? null;
 }
 
 /** The end of the reactivation window: the personal data (email, name) erased, status erased. */

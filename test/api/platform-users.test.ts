@@ -17,6 +17,7 @@ import { deactivationStateQuery, userDeactivationWorkflowId } from '../../workfl
 import type { TestApi } from '../support/api';
 import { eventually } from '../support/eventually';
 import { mailSoFar, receivedMail } from '../support/mail';
+import { validateOpenApi } from '../support/openapi-validator';
 import { assertPlatformError, platformTenant, startPlatformApi } from '../support/platform';
 
 const DAY = 86_400_000;
@@ -204,6 +205,24 @@ describe('POST /users/activate', () => {
     assert.equal(unknown.body.error.message, reused.body.error.message);
   });
 
+  it('failed activations are throttled per client address: then even a good link is a 429 with Retry-After', async () => {
+    const t = await platformTenant(api);
+    const email = inviteeEmail('throttled');
+    await invite(t.adminToken, { email, name: 'T', role: 'agent' });
+    const token = linkTokenIn((await receivedMail((m) => m.to.includes(email.toLowerCase()))).raw);
+    const tight = await startPlatformApi({ RATE_LIMITS: 'platform-anonymous-ip=2' });
+    try {
+      for (let i = 0; i < 3; i++) await tight.request('POST', '/platform/v1/users/activate', { body: { token: `wrong-${i}` } });
+      const refused = await tight.request('POST', '/platform/v1/users/activate', { body: { token } });
+      assertPlatformError(refused, 429, 'rate_limited');
+      assert.ok(Number(refused.headers.get('retry-after')) > 0);
+    } finally {
+      await tight.stop();
+    }
+    // the link was not spent: the generous API (same address, its own limit) takes it
+    assert.equal((await api.request('POST', '/platform/v1/users/activate', { body: { token } })).status, 201);
+  });
+
   it('an expired link (7 days, the request path clock) answers as an unknown one; a lost answer is replayed under its Idempotency-Key', async () => {
     const t = await platformTenant(api);
     const email = inviteeEmail('late');
@@ -341,6 +360,18 @@ describe('DELETE /users/{id} and POST /users/{id}/reactivate', () => {
     assertPlatformError(await api.request('DELETE', `/platform/v1/users/${late.id}`, { token: t.adminToken }), 410, 'gone');
   });
 
+  it('an invited user deactivated and reactivated is invited again (and can be invited anew)', async () => {
+    const t = await platformTenant(api);
+    const invited = await invite(t.adminToken, { email: inviteeEmail('undo'), name: 'Undo', role: 'agent' });
+    const off = await api.request('DELETE', `/platform/v1/users/${invited.body.id}`, { token: t.adminToken });
+    assert.equal(off.status, 200, JSON.stringify(off.body));
+    assert.equal(off.body.unassigned_tickets, 0);
+    const back = await api.request('POST', `/platform/v1/users/${invited.body.id}/reactivate`, { token: t.adminToken });
+    assert.equal(back.status, 200, JSON.stringify(back.body));
+    assert.equal(back.body.status, 'invited');
+    assert.equal((await invite(t.adminToken, { email: invited.body.email, name: 'Undo', role: 'agent' })).status, 201);
+  });
+
   it("another organisation's user id in the path is a 404", async () => {
     const a = await platformTenant(api);
     const b = await platformTenant(api);
@@ -348,5 +379,18 @@ describe('DELETE /users/{id} and POST /users/{id}/reactivate', () => {
     assertPlatformError(await api.request('POST', `/platform/v1/users/${a.agentUserId}/reactivate`, { token: b.adminToken }), 404, 'not_found');
     const still = await api.request('GET', '/platform/v1/users', { token: a.agentToken });
     assert.equal(still.status, 200, 'untouched');
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('is valid OpenAPI 3.0 and describes every users path (the activation without a bearer token)', async () => {
+    const doc = (await api.request('GET', '/platform/v1/openapi.json')).body;
+    const { valid, errors } = await validateOpenApi(doc);
+    assert.ok(valid, JSON.stringify(errors));
+    assert.ok(doc.paths['/platform/v1/users'].get);
+    assert.ok(doc.paths['/platform/v1/users/invite'].post);
+    assert.deepEqual(doc.paths['/platform/v1/users/activate'].post.security, []);
+    assert.ok(doc.paths['/platform/v1/users/{id}'].patch && doc.paths['/platform/v1/users/{id}'].delete);
+    assert.ok(doc.paths['/platform/v1/users/{id}/reactivate'].post.responses['410']);
   });
 });

@@ -68,8 +68,8 @@ async function deactivatedUser(tickets = 0) {
   const at = new Date(await env.currentTimeMs());
   const userId = newId('usr');
   await db.query(
-    `INSERT INTO platform_users (id, organization_id, email, name, role, status, deactivated_at, deactivations)
-     VALUES ($1, $2, $3, 'Gone Agent', 'agent', 'deactivated', $4, 1)`,
+    `INSERT INTO platform_users (id, organization_id, email, name, role, status, activated_at, deactivated_at, deactivations)
+     VALUES ($1, $2, $3, 'Gone Agent', 'agent', 'deactivated', $4, $4, 1)`,
     [userId, tenant.organizationId, `${userId}@studio.example`, at],
   );
   const ticketIds: string[] = [];
@@ -105,7 +105,8 @@ test('the unassign activity: an Update to the ticket workflow; gone is skipped, 
 
   const pending = newId('tkt');
   const workflowId = platformTicketWorkflowId(pending);
-  await enqueueWorkflowStart(db, { workflowId, workflowType: PLATFORM_TICKET_WORKFLOW_TYPE, taskQueue: 'platform', args: [{ ticketId: pending }] });
+  // on a queue no start dispatcher serves: the entry stays pending until the test forgets it
+  await enqueueWorkflowStart(db, { workflowId, workflowType: PLATFORM_TICKET_WORKFLOW_TYPE, taskQueue: TASK_QUEUE, args: [{ ticketId: pending }] });
   await assert.rejects(activities.unassignTicketOfUser({ ticketId: pending, userId }), /not started yet/);
   await forgetWorkflowStarts(db, [workflowId]);
   assert.equal(await activities.unassignTicketOfUser({ ticketId: pending, userId }), 'skipped');

@@ -27,7 +27,7 @@ async function main() {
     sendPlatformInvitationEmail: async () => 'sent',
     listOpenTicketsOfUser: async () => ['tkt_01recordedrecordedrecorded'],
     unassignTicketOfUser: async () => 'unassigned',
-    reactivatePlatformUser: async () => true,
+    reactivatePlatformUser: async () => 'active',
     erasePlatformUser: async () => true,
   };
   try {

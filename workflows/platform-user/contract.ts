@@ -46,7 +46,8 @@ export interface DeactivationResult {
 
 export interface ReactivateReply {
   userId: string;
-  status: 'active';
+  /** `invited` for a user deactivated before they ever activated */
+  status: 'active' | 'invited';
 }
 
 export type UnassignOutcome = 'unassigned' | 'unchanged' | 'skipped';
@@ -61,8 +62,8 @@ export interface PlatformUserActivities {
    * longer exists is 'skipped'; one whose start is still in the outbox fails (retried).
    */
   unassignTicketOfUser(input: { ticketId: string; userId: string }): Promise<UnassignOutcome>;
-  /** deactivated → active, while it is still this deactivation (false otherwise). */
-  reactivatePlatformUser(input: { userId: string; deactivation: number; at: string }): Promise<boolean>;
+  /** deactivated → active (invited if never activated), while it is still this deactivation (null otherwise). */
+  reactivatePlatformUser(input: { userId: string; deactivation: number; at: string }): Promise<'active' | 'invited' | null>;
   /** The personal data erased at the end of the window (false when the user is no longer in this deactivation). */
   erasePlatformUser(input: { userId: string; deactivation: number; at: string }): Promise<boolean>;
 }

@@ -44,10 +44,10 @@ export async function userDeactivationWorkflow(input: DeactivationInput): Promis
     async () => {
       state = 'reactivating';
       await condition(() => unassignedDone);
-      const done = await acts.reactivatePlatformUser({ ...who, at: new Date().toISOString() });
-      state = done ? 'reactivated' : 'waiting';
-      if (!done) throw asRefusal(platformConflict(`User '${input.userId}' is not deactivated`));
-      return { userId: input.userId, status: 'active' as const };
+      const status = await acts.reactivatePlatformUser({ ...who, at: new Date().toISOString() });
+      state = status ? 'reactivated' : 'waiting';
+      if (!status) throw asRefusal(platformConflict(`User '${input.userId}' is not deactivated`));
+      return { userId: input.userId, status };
     },
     {
       validator: () => {
