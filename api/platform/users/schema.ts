@@ -60,7 +60,7 @@ export const ChangeUserRequest = z
   })
   .strict()
   .refine((b) => b.name !== undefined || b.role !== undefined, { message: 'give name or role', path: ['name'] })
-  .openapi('PlatformChangeUserRequest');
+  .openapi('PlatformChangeUserRequest', { minProperties: 1 });
 
 export const DeactivatedUser = User.extend({
   unassigned_tickets: z.number().int().openapi({ description: "The user's open tickets (open or pending) being unassigned, each through its own workflow" }),
