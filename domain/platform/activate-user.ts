@@ -15,9 +15,13 @@ export const invalidActivationLink = () =>
 
 export async function activateInvitedUser(db: Db, token: string, now: Date): Promise<{ user: PlatformUserView; token: PlatformTokenRecord; secret: string }> {
   return db.transaction(async (m) => {
-    const link = await findActivationToken(m, hashActivationToken(token), { lock: true });
+    const hash = hashActivationToken(token);
+    const found = await findActivationToken(m, hash);
+    if (!found) throw invalidActivationLink();
+    // the user's row, then the link's: the order a deactivation (which voids links) takes them in
+    const user = await findPlatformUserView(m, found.userId, { lock: true });
+    const link = await findActivationToken(m, hash, { lock: true });
     if (!link || link.usedAt || link.expiresAt.getTime() <= now.getTime()) throw invalidActivationLink();
-    const user = await findPlatformUserView(m, link.userId, { lock: true });
     const workspaceId = link.workspaceId ?? user?.workspaceIds[0];
     if (!user || user.status !== 'invited' || !workspaceId) throw invalidActivationLink();
     if (!(await spendActivationToken(m, link.tokenHash, now)) || !(await activatePlatformUser(m, user.id, now))) throw invalidActivationLink();
