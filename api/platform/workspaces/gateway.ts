@@ -23,15 +23,19 @@ import { platformTokens } from '../auth/token-cache';
 /**
  * Schedules the workspace's removal (domain/platform/schedule-workspace-deletion.ts) and
  * drops this process's cached rows of its tokens, so the next request with one of them
- * reads the workspace's new status (other processes: within the token cache's 30 s).
+ * reads the workspace's new status (other processes: within the token cache's 30 s;
+ * restore does the same).
  */
 export async function deleteWorkspace(deps: AppDeps, caller: PlatformCaller, workspaceId: string, now: Date): Promise<PlatformWorkspaceRecord> {
   const { workspace, scheduled } = await scheduleWorkspaceDeletion(deps.db, caller, workspaceId, now, platformWorkspaceDeletionStart);
-  if (scheduled) {
-    const tokens = platformTokens(deps);
-    for (const userId of await listPlatformWorkspaceTokenUsers(deps.db, workspaceId)) tokens.forgetUser(userId);
-  }
+  if (scheduled) await forgetWorkspaceTokens(deps, workspaceId);
   return workspace;
+}
+
+/** Drops this process's cached token rows of the workspace (they carry its status). */
+async function forgetWorkspaceTokens(deps: AppDeps, workspaceId: string): Promise<void> {
+  const tokens = platformTokens(deps);
+  for (const userId of await listPlatformWorkspaceTokenUsers(deps.db, workspaceId)) tokens.forgetUser(userId);
 }
 
 /**
@@ -59,4 +63,5 @@ export async function restoreWorkspace(deps: AppDeps, caller: PlatformCaller, wo
       return ended.restart({ workflowType: PLATFORM_WORKSPACE_DELETION_WORKFLOW_TYPE, taskQueue: PLATFORM_QUEUE, args: [input] });
     },
   });
+  await forgetWorkspaceTokens(deps, workspaceId);
 }
