@@ -36,7 +36,7 @@ export const UpdateWorkspaceRequest = z
   .object({ name: name.optional(), timezone: timezone.optional(), default_language: defaultLanguage.optional() })
   .strict()
   .refine((b) => Object.keys(b).length > 0, 'give at least one of name, timezone, default_language')
-  .openapi('PlatformUpdateWorkspaceRequest');
+  .openapi('PlatformUpdateWorkspaceRequest', { minProperties: 1 });
 
 /** DELETE takes `{"confirm": true}` as its body or `?confirm=true` (contracts.md, "Platform API"). */
 export const DeleteWorkspaceBody = z.object({ confirm: z.boolean().optional() }).strict();
