@@ -246,6 +246,33 @@ describe('platform workspaces', () => {
     await api.deps.temporal.workflow.getHandle(platformWorkspaceDeletionWorkflowId(t.workspaceId, del.body.deletion_requested_at)).terminate('test done').catch(() => undefined);
   });
 
+  it('restore of a pending workspace whose run has ended (terminated by an operator) starts a new run that takes the restore', async () => {
+    const t = await platformTenant(api);
+    const path = `/workspaces/${t.workspaceId}`;
+    const del = await req('DELETE', `${path}?confirm=true`, t.adminToken);
+    assert.equal(del.status, 202);
+    const handle = api.deps.temporal.workflow.getHandle(platformWorkspaceDeletionWorkflowId(t.workspaceId, del.body.deletion_requested_at));
+    await eventually(async () => (await handle.describe().catch(() => null))?.status.name === 'RUNNING', { what: 'the deletion workflow runs' });
+    await handle.terminate('an operator ended it');
+    const restored = await req('POST', `${path}/restore`, t.adminToken);
+    assert.equal(restored.status, 200, JSON.stringify(restored.body));
+    assert.equal(restored.body.status, 'active');
+    assert.equal(await api.deps.temporal.workflow.getHandle(handle.workflowId).result(), 'restored', 'the new run took the restore and ended');
+  });
+
+  it('POST /workspaces under an Idempotency-Key is made once and replayed', async () => {
+    const t = await platformTenant(api);
+    const headers = { 'idempotency-key': randomUUID() };
+    const first = await api.request('POST', '/platform/v1/workspaces', { token: t.adminToken, body: { name: 'Once' }, headers });
+    assert.equal(first.status, 201);
+    const again = await api.request('POST', '/platform/v1/workspaces', { token: t.adminToken, body: { name: 'Once' }, headers });
+    assert.equal(again.status, 201);
+    assert.equal(again.headers.get('idempotent-replayed'), 'true');
+    assert.equal(again.body.id, first.body.id);
+    assert.equal((await req('GET', '/workspaces', t.adminToken)).body.total, 2);
+    assertPlatformError(await api.request('POST', '/platform/v1/workspaces', { token: t.adminToken, body: { name: 'Other' }, headers }), 409, 'idempotency_key_reused');
+  });
+
   it("two tenants: each other's workspace ids in the path are 404, never 403", async () => {
     const a = await platformTenant(api);
     const b = await platformTenant(api);
