@@ -8,6 +8,7 @@ import { createEmailChain } from '../../lib/email/chain';
 import { logger } from '../../lib/logger';
 import { createPlatformTokenActivities } from './tokens';
 import { createPlatformUserActivities } from './users';
+import { createPlatformWorkspaceActivities } from './workspaces';
 
 export interface PlatformActivityDeps {
   db: Db;
@@ -20,5 +21,6 @@ export function createPlatformActivities(deps: PlatformActivityDeps): object {
   return {
     ...createPlatformTokenActivities(deps),
     ...createPlatformUserActivities({ ...deps, chain: createEmailChain({ config: deps.config, logger }), tokenKey: activationTokenKey(masterKey(deps.config)), appUrl: deps.config.appUrl }),
+    ...createPlatformWorkspaceActivities(deps),
   };
 }

@@ -3,3 +3,4 @@
 export { platformTokenExpiryWorkflow } from '../platform-token/token-expiry.workflow';
 export { platformInvitationWorkflow } from '../platform-user/invitation.workflow';
 export { userDeactivationWorkflow } from '../platform-user/user-deactivation.workflow';
+export { platformWorkspaceDeletionWorkflow } from '../platform-workspace/workspace-deletion.workflow';
