@@ -342,6 +342,10 @@ describe('DELETE /users/{id} and POST /users/{id}/reactivate', () => {
     const d1 = await api.request('DELETE', `/platform/v1/users/${early.id}`, { token: t.adminToken });
     const d2 = await api.request('DELETE', `/platform/v1/users/${late.id}`, { token: t.adminToken });
     assert.equal(d1.status, 200);
+    for (const id of [early.id, late.id]) {
+      const handle = api.deps.temporal.workflow.getHandle(userDeactivationWorkflowId(id, 1));
+      await eventually(async () => (await handle.query(deactivationStateQuery).catch(() => null)) === 'waiting', { what: 'the deactivation waiting' });
+    }
     const at = (d: any, ms: number) => new Date(new Date(d.body.deactivated_at).getTime() + ms);
 
     const before = await startPlatformApi({}, { clock: () => at(d1, 90 * DAY - 3600_000) });
