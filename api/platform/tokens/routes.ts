@@ -2,14 +2,15 @@ import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { nowOf, type AppDeps } from '../../deps';
 import { carriesSecret } from '../../kit/headers';
+import type { IdempotencyState } from '../../kit/idempotency';
 import { parse } from '../../kit/validation';
 import { listPlatformTokens } from '../../../db/repositories/platform-tokens';
 import { hasRole } from '../../../domain/platform/access.rules';
-import { createPlatformToken } from '../../../domain/platform/create-token';
 import { revokePlatformToken } from '../../../domain/platform/revoke-token';
 import { principalOf } from '../auth/middleware';
 import { platformTokens } from '../auth/token-cache';
 import { offsetAndLimit, platformList } from '../paging';
+import { createToken } from './gateway';
 import { presentToken } from './presenters';
 import { CreateTokenRequest, ListTokensQuery } from './schema';
 
@@ -21,15 +22,8 @@ export function platformTokensRouter(deps: AppDeps, auth: Middleware): Router {
     const caller = principalOf(ctx);
     const body = parse(CreateTokenRequest, ctx.request.body);
     const now = nowOf(deps);
-    const { token, secret } = await deps.db.transaction((m) =>
-      createPlatformToken(m, caller, {
-        name: body.name,
-        workspaceId: body.workspace_id,
-        environment: body.environment,
-        expiresInDays: body.expires_in_days ?? null,
-        now,
-      }),
-    );
+    const input = { name: body.name, workspaceId: body.workspace_id, environment: body.environment, expiresInDays: body.expires_in_days ?? null, now };
+    const { token, secret } = await createToken(deps, caller, input, ctx.state.idempotency as IdempotencyState | undefined);
     ctx.status = 201;
     ctx.body = { ...presentToken(token, now), token: secret };
     carriesSecret(ctx);
