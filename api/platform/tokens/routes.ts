@@ -32,13 +32,12 @@ export function platformTokensRouter(deps: AppDeps, auth: Middleware): Router {
   router.get('/auth/tokens', auth, async (ctx) => {
     const caller = principalOf(ctx);
     const q = parse(ListTokensQuery, ctx.query);
-    const admin = hasRole(caller, 'admin');
-    // an admin lists every token of the workspaces they reach; anyone else their own
-    const reachable = caller.isOrgAdmin ? null : [caller.workspaceId];
-    const workspaceIds = q.workspace_id ? (reachable && !reachable.includes(q.workspace_id) ? [] : [q.workspace_id]) : reachable;
+    // everyone lists their own tokens; an admin also every token of the workspaces they
+    // reach (their token's; an organisation admin's: the whole organisation's)
+    const workspaceIds = caller.isOrgAdmin ? null : hasRole(caller, 'admin') ? [caller.workspaceId] : [];
     const { offset, limit } = offsetAndLimit(q);
     await platformTokens(deps).pendingTouches(); // this process's uses show in last_used_at
-    const { rows, total } = await listPlatformTokens(deps.db, { organizationId: caller.organizationId, workspaceIds, userId: admin ? null : caller.userId }, offset, limit);
+    const { rows, total } = await listPlatformTokens(deps.db, { organizationId: caller.organizationId, workspaceIds, ownerId: caller.userId, workspaceId: q.workspace_id ?? null }, offset, limit);
     const now = nowOf(deps);
     ctx.body = platformList(ctx, rows.map((t) => presentToken(t, now)), total, q);
   });
