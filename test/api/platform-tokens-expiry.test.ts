@@ -1,5 +1,6 @@
 // Platform tokens over HTTP, their expiry and their create path: a token with
-// `expires_in_days` commits with its expiry timer's outbox entry (one transaction); with an
+// `expires_in_days` commits with its expiry timer's outbox entry (one transaction), which
+// the suite's platform worker starts (`platform-token-expiry/<id>`); with an
 // injected clock it works at expiry − 1 ms and is a 401 at the exact expiry, and the list
 // shows it `expired`. Idempotency-Key on POST /auth/tokens: the same key and body replay
 // the same token (the answer stored sealed), another body is a 409, and a key whose first
@@ -8,10 +9,13 @@ import assert from 'node:assert/strict';
 import { hashApiKey } from '../../lib/api-keys';
 import { platformTokenExpiryWorkflowId } from '../../workflows/platform-token/contract';
 import type { TestApi } from '../support/api';
+import { eventually } from '../support/eventually';
 import { assertPlatformError, platformTenant, startPlatformApi } from '../support/platform';
 
 const DAY = 86_400_000;
-const T0 = new Date('2026-03-01T12:00:00.000Z');
+// in the future of the real clock: the suite's platform worker starts each token's timer
+// from the outbox, and it must not fire (at real time) while the API's clock stands earlier
+const T0 = new Date(Date.UTC(new Date().getUTCFullYear() + 2, 2, 1, 12));
 let now = T0;
 let api: TestApi;
 
@@ -38,13 +42,24 @@ describe('expiry', () => {
       const expiresAt = T0.getTime() + days * DAY;
       assert.equal(made.body.expires_at, new Date(expiresAt).toISOString());
 
-      const { rows } = await api.deps.db.query(`SELECT workflow_type, task_queue, args FROM workflow_starts WHERE workflow_id = $1`, [
-        platformTokenExpiryWorkflowId(made.body.id),
-      ]);
-      assert.equal(rows.length, 1, 'the expiry timer is enqueued with the token');
-      assert.equal(rows[0].workflow_type, 'platformTokenExpiryWorkflow');
-      assert.equal(rows[0].task_queue, 'platform');
-      assert.deepEqual(rows[0].args, [{ tokenId: made.body.id, expiresAt: new Date(expiresAt).toISOString() }]);
+      // the expiry timer was enqueued with the token: the suite's platform worker starts it from the outbox
+      const workflowId = platformTokenExpiryWorkflowId(made.body.id);
+      const run = await eventually(
+        async () => {
+          try {
+            return await api.deps.temporal.workflow.getHandle(workflowId).describe();
+          } catch {
+            return undefined; // not started yet: the entry waits in workflow_starts
+          }
+        },
+        { what: `${workflowId} started from the outbox` },
+      );
+      assert.equal(run.type, 'platformTokenExpiryWorkflow');
+      assert.equal(run.taskQueue, 'platform');
+      assert.equal(run.status.name, 'RUNNING', 'sleeping until the expiry');
+      const history = await api.deps.temporal.workflow.getHandle(workflowId).fetchHistory();
+      const input = history.events![0].workflowExecutionStartedEventAttributes!.input!.payloads![0].data!;
+      assert.deepEqual(JSON.parse(Buffer.from(input).toString()), { tokenId: made.body.id, expiresAt: new Date(expiresAt).toISOString() });
 
       now = new Date(expiresAt - 1);
       const before = await api.request('GET', '/platform/v1/auth/tokens', { token: made.body.token });
@@ -72,6 +87,7 @@ describe('expiry', () => {
       assert.equal(made.body.expires_at, null);
       const { rows } = await api.deps.db.query(`SELECT 1 FROM workflow_starts WHERE workflow_id = $1`, [platformTokenExpiryWorkflowId(made.body.id)]);
       assert.equal(rows.length, 0);
+      await assert.rejects(api.deps.temporal.workflow.getHandle(platformTokenExpiryWorkflowId(made.body.id)).describe(), 'no timer either');
       now = new Date(T0.getTime() + 10 * 365 * DAY);
       assert.equal((await api.request('GET', '/platform/v1/auth/tokens', { token: made.body.token })).status, 200);
       now = T0;
