@@ -2,6 +2,7 @@
 import type { Db } from '../../db/db';
 import type { Config } from '../../lib/config';
 import { createPlatformTokenActivities } from './tokens';
+import { createPlatformWorkspaceActivities } from './workspaces';
 
 export interface PlatformActivityDeps {
   db: Db;
@@ -11,5 +12,6 @@ export interface PlatformActivityDeps {
 export function createPlatformActivities(deps: PlatformActivityDeps): object {
   return {
     ...createPlatformTokenActivities(deps),
+    ...createPlatformWorkspaceActivities(deps),
   };
 }
