@@ -76,8 +76,9 @@ test('30, 60 and 90 days: each token is marked expired exactly at its expiry, no
     await sleepUntil(t.expiresAt);
     const at = await eventually(async () => (await expiredAt(t.token.id)) ?? undefined, { what: 'the timer marks the token expired' });
     assert.equal(at.getTime(), t.expiresAt, 'expired_at is the expiry itself');
-    assert.equal(await t.handle.result(), 'expired');
   }
+  // only now: waiting on a result lets the server skip time to the next timer
+  for (const t of tokens) assert.equal(await t.handle.result(), 'expired');
 });
 
 test('a token removed before its expiry (its workspace purged): the run ends as gone', async () => {
