@@ -172,12 +172,6 @@ export async function erasePlatformUser(executor: SqlExecutor, id: string, deact
   return rows.length > 0;
 }
 
-/** The ids of the user's unrevoked tokens. */
-export async function listLiveTokenIdsOfUser(executor: SqlExecutor, userId: string): Promise<string[]> {
-  const { rows } = await sql<{ id: string }>(executor, `SELECT id FROM platform_tokens WHERE user_id = $1 AND revoked_at IS NULL`, [userId]);
-  return rows.map((r) => r.id);
-}
-
 /** The user's open tickets (open or pending, not deleted): what a deactivation unassigns. */
 export async function listOpenTicketIdsAssignedTo(executor: SqlExecutor, userId: string): Promise<string[]> {
   const { rows } = await sql<{ id: string }>(

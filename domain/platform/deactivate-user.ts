@@ -6,18 +6,17 @@
 // workflow), and the open tickets that the deactivation's workflow will unassign are
 // counted. The gateway adds that workflow's outbox entry to the same transaction.
 import type { Executor } from '../../db/db';
-import { revokePlatformTokens } from '../../db/repositories/platform-tokens';
 import {
   countOtherActiveAdmins,
   deactivatePlatformUser,
   findPlatformUserView,
-  listLiveTokenIdsOfUser,
   listOpenTicketIdsAssignedTo,
   lockPlatformOrganizationAdmins,
   voidActivationTokens,
 } from '../../db/repositories/platform-users';
 import { hasRole, type PlatformCaller } from './access.rules';
 import { platformConflict, platformForbidden, platformGone } from './errors';
+import { revokeUserTokens } from './revoke-user-tokens';
 import { isAdminUser, userInReach } from './user-reach';
 import type { PlatformUserView } from './user-view';
 
@@ -48,11 +47,7 @@ export async function deactivateUser(
   if (isAdminUser(target) && target.status === 'active' && (await countOtherActiveAdmins(m, target.organizationId, target.id)) === 0) {
     throw platformConflict(`User '${id}' is the organisation's last active admin`);
   }
-  const tokenIds = await listLiveTokenIdsOfUser(m, target.id);
-  if (tokenIds.length) {
-    await markRevoked(tokenIds);
-    await revokePlatformTokens(m, tokenIds, now);
-  }
+  const tokenIds = await revokeUserTokens(m, target.id, markRevoked, now);
   const deactivation = (await deactivatePlatformUser(m, target.id, now))!;
   await voidActivationTokens(m, target.id, now);
   const openTickets = (await listOpenTicketIdsAssignedTo(m, target.id)).length;
