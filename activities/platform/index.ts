@@ -1,6 +1,7 @@
 // Every activity of the `platform` task queue, one factory per platform area (one line each).
 import type { Db } from '../../db/db';
 import type { Config } from '../../lib/config';
+import { createPlatformTicketActivities } from './tickets';
 import { createPlatformTokenActivities } from './tokens';
 
 export interface PlatformActivityDeps {
@@ -11,5 +12,6 @@ export interface PlatformActivityDeps {
 export function createPlatformActivities(deps: PlatformActivityDeps): object {
   return {
     ...createPlatformTokenActivities(deps),
+    ...createPlatformTicketActivities(deps),
   };
 }

@@ -1,3 +1,4 @@
 // The workflows of the `platform` task queue, and only them: its workers bundle this file
 // (workers/queue-platform.ts). One line per platform workflow.
 export { platformTokenExpiryWorkflow } from '../platform-token/token-expiry.workflow';
+export { platformTicketWorkflow } from '../platform-ticket/platform-ticket.workflow';
