@@ -127,7 +127,7 @@ test('restore at 30 d is 410 gone (the validator, even before the purge step has
   const state = await c.handle.query(platformTicketStateQuery);
   assert.equal(state.deleted, true);
   await sleepUntil(Date.parse(state.purgeAt!));
-  const code = await refusalCode(c.handle.executeUpdate(restoreTicketUpdate)).catch((err) => String(err));
+  const code = String(await refusalCode(c.handle.executeUpdate(restoreTicketUpdate)).catch((err) => String(err)));
   // either the run took the restore's validation at purge_at (gone) or it had already ended
   assert.ok(code === 'gone' || /not found|completed/i.test(code), code);
   assert.equal(await c.handle.result(), 'purged');
