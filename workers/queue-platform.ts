@@ -8,7 +8,7 @@ import type { QueueEntry } from './queue-entry';
 export const platformQueue: QueueEntry = {
   name: PLATFORM_QUEUE,
   workflowsPath: require.resolve('../workflows/queues/platform'),
-  workflowTypes: ['platformTokenExpiryWorkflow', 'platformTicketWorkflow'],
+  workflowTypes: ['platformTokenExpiryWorkflow', 'platformWorkspaceDeletionWorkflow', 'platformTicketWorkflow'],
   activities: ({ config, db }) => createPlatformActivities({ config, db }),
   startsFromOutbox: true,
 };

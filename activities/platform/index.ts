@@ -3,6 +3,7 @@ import type { Db } from '../../db/db';
 import type { Config } from '../../lib/config';
 import { createPlatformTicketActivities } from './tickets';
 import { createPlatformTokenActivities } from './tokens';
+import { createPlatformWorkspaceActivities } from './workspaces';
 
 export interface PlatformActivityDeps {
   db: Db;
@@ -12,6 +13,7 @@ export interface PlatformActivityDeps {
 export function createPlatformActivities(deps: PlatformActivityDeps): object {
   return {
     ...createPlatformTokenActivities(deps),
+    ...createPlatformWorkspaceActivities(deps),
     ...createPlatformTicketActivities(deps),
   };
 }

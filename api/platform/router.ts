@@ -6,6 +6,7 @@ import { platformAuth } from './auth/middleware';
 import { platformOpenApiDocument, registry } from './openapi';
 import { platformTicketsRouter } from './tickets/routes';
 import { platformTokensRouter } from './tokens/routes';
+import { platformWorkspacesRouter } from './workspaces/routes';
 
 registry.registerPath({
   method: 'get',
@@ -30,7 +31,7 @@ export function platformRouter(deps: AppDeps): Router {
   serveOpenApi(router, platformOpenApiDocument);
   // every route of the resource routers takes a token (the two above stay public)
   const auth = platformAuth(deps);
-  for (const r of [platformTokensRouter(deps, auth), platformTicketsRouter(deps, auth)]) {
+  for (const r of [platformTokensRouter(deps, auth), platformWorkspacesRouter(deps, auth), platformTicketsRouter(deps, auth)]) {
     router.use(r.routes());
   }
   return router;
