@@ -133,6 +133,10 @@ export function platformTicketsRouter(deps: AppDeps, auth: Middleware): Router {
     const caller = principalOf(ctx);
     const t = await ticketOf(caller, ctx.params.id, { deleted: true });
     managerOnly(caller, 'restore');
+    // the window on the request path's clock, to the millisecond (the workflow's validator
+    // applies the same rule at its own time, and its timer purges the row at purge_at)
+    const refusal = checkPlatformTicketChange(t.id, standingOf(t), 'restore', nowOf(deps).getTime());
+    if (refusal) throw refusal;
     await changeTicket(deps, t.id, 'restore', restoreTicketUpdate, []);
     ctx.body = presentTicket(await stored(t.id));
   });
