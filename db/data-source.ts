@@ -23,7 +23,7 @@ import { TriggerBatches1732200000030 } from './migrations/1732200000030-TriggerB
 import { TrialOnboarding1732210000001 } from './migrations/1732210000001-TrialOnboarding';
 import { WebhookApis1732220000001 } from './migrations/1732220000001-WebhookApis';
 import { Platform1732230000001 } from './migrations/1732230000001-Platform';
-import { PlatformReplyDrafts1732230000040 } from './migrations/1732230000040-PlatformReplyDrafts';
+import { PlatformTickets1732230000040 } from './migrations/1732230000040-PlatformTickets';
 
 // Schema changes only ever come from the hand-written migrations listed here;
 // `synchronize` stays off so TypeORM never alters a table by itself.
@@ -46,7 +46,7 @@ export const MIGRATIONS = [
   TrialOnboarding1732210000001,
   WebhookApis1732220000001,
   Platform1732230000001,
-  PlatformReplyDrafts1732230000040,
+  PlatformTickets1732230000040,
 ];
 
 /** The node-postgres pool TypeORM built for each DataSource (set by `initialize()`). */

@@ -118,7 +118,7 @@ export async function listPlatformTickets(
   if (f.priority) add((p) => `t.priority = ${p}`, f.priority);
   if (f.assigneeId === null) where.push('t.assignee_id IS NULL');
   else if (f.assigneeId !== undefined) add((p) => `t.assignee_id = ${p}`, f.assigneeId);
-  if (f.tag !== undefined) add((p) => `${p} = ANY(t.tags)`, f.tag);
+  if (f.tag !== undefined) add((p) => `t.tags @> ARRAY[${p}]::text[]`, f.tag);
   if (f.channelId) add((p) => `t.channel_id = ${p}`, f.channelId);
   if (f.createdAfter) add((p) => `t.created_at > ${p}`, f.createdAfter);
   if (f.createdBefore) add((p) => `t.created_at < ${p}`, f.createdBefore);
