@@ -26,7 +26,7 @@ export async function applyPlatformTicketChange(db: Db, step: PlatformTicketStep
       throw platformNotFound('reply', c.replyId);
     }
     const after = await updatePlatformTicket(m, t.id, sets);
-    const data = c.kind === 'reply' ? { ...platformTicketData(after), reply_id: c.replyId } : platformTicketData(after);
+    const data = eventData(after, step);
     for (const type of events) {
       await recordEvent(m, {
         workspaceId: after.workspaceId,
@@ -40,6 +40,17 @@ export async function applyPlatformTicketChange(db: Db, step: PlatformTicketStep
     }
     return factsOf(after);
   });
+}
+
+/** The events' `data`: the ticket as the API shows it, plus the reply's id of a reply, and the soft delete's times of a delete or restore. */
+function eventData(after: PlatformTicketRecord, step: PlatformTicketStep) {
+  const c = step.change;
+  if (c.kind === 'reply') return { ...platformTicketData(after), reply_id: c.replyId };
+  if (c.kind === 'delete' || c.kind === 'restore') {
+    const iso = (at: Date | null) => (at ? new Date(at).toISOString() : null);
+    return { ...platformTicketData(after), deleted_at: iso(after.deletedAt), purge_at: iso(after.purgeAt) };
+  }
+  return platformTicketData(after);
 }
 
 /** The columns a step sets and the events it records, from the row before it. */

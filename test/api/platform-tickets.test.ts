@@ -301,6 +301,9 @@ describe('PATCH, reply, delete and restore through the workflow', () => {
     assert.deepEqual((await api.request('GET', '/platform/v1/tickets', { token: manager.token })).body.data, []);
     const { rows } = await api.deps.db.query(`SELECT deleted_at, purge_at FROM platform_tickets WHERE id = $1`, [id]);
     assert.equal(rows[0].purge_at.getTime() - rows[0].deleted_at.getTime(), 30 * 86_400_000);
+    const { rows: ev } = await api.deps.db.query(`SELECT data FROM events WHERE dedupe_key = $1`, [`platform-ticket:${id}:2:ticket.updated`]);
+    assert.equal(ev[0].data.deleted_at, rows[0].deleted_at.toISOString(), 'the delete step announces itself');
+    assert.equal(ev[0].data.purge_at, rows[0].purge_at.toISOString());
 
     assertPlatformError(await api.request('POST', `/platform/v1/tickets/${id}/restore`, { token: t.agentToken }), 403, 'forbidden');
     const restored = await api.request('POST', `/platform/v1/tickets/${id}/restore`, { token: manager.token });
