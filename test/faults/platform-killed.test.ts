@@ -29,6 +29,7 @@ import { PLATFORM_QUEUE, platformTicketWorkflowId } from '../../workflows/platfo
 import { startApi, type TestApi } from '../support/api';
 import { carefulClient, failuresOf, type Attempt, type Operation } from '../support/careful-client';
 import { OwnPostgres, ownRedis, ownTemporal, stopFaultServices, workerProcess, type Restartable } from '../support/fault-services';
+import { eventually } from '../support/eventually';
 import { oneFaultRunAtATime } from '../support/fault-run-lock';
 
 /** clients that create and then change each ticket */
@@ -208,12 +209,14 @@ test('the platform worker killed twice under ticket creates and changes: nothing
   }
   for (const r of rows) assert.equal((await api.deps.temporal.workflow.getHandle(platformTicketWorkflowId(r.id)).describe()).status.name, 'RUNNING', r.id);
   const ids = new Set(rows.map((r) => r.id as string));
-  let workflows = 0;
-  for await (const wf of api.deps.temporal.workflow.list({ query: `WorkflowType = 'platformTicketWorkflow'` })) {
-    workflows++;
-    assert.ok(ids.has(wf.workflowId.replace(/^platform-ticket\//, '')), `workflow ${wf.workflowId} has no row`);
-  }
-  assert.equal(workflows, rows.length);
+  // (the visibility store catches up with the starts a moment later)
+  const listed = await eventually(async () => {
+    const found: string[] = [];
+    for await (const wf of api.deps.temporal.workflow.list({ query: `WorkflowType = 'platformTicketWorkflow'` })) found.push(wf.workflowId);
+    return found.length >= rows.length && found;
+  }, { timeoutMs: 30_000, everyMs: 500, what: 'every ticket workflow listed' });
+  for (const w of listed) assert.ok(ids.has(w.replace(/^platform-ticket\//, '')), `workflow ${w} has no row`);
+  assert.equal(listed.length, rows.length);
   console.log(
     `${creates.length} tickets created (${changes.length} of them changed) by ${CLIENTS + CREATE_ONLY_CLIENTS} clients across ${KILLS} kills of the platform worker: ` +
       `${failuresOf(creates).length} failed create attempts, ${failuresOf(changes).length} failed change attempts ` +
