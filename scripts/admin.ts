@@ -1,9 +1,15 @@
 // `npm run admin -- bootstrap`: idempotently creates the demo tenant of the ticketing
-// API and the push API's demo account, and prints ONE JSON object with what a client
-// needs to call them:
+// API, the push API's demo account and the platform API's demo tenant, and prints ONE JSON
+// object with what a client needs to call them:
 //   { "ticketing": { "organizationId", "workspaceId", "apiKey", "agentId" },
-//     "push": { "email", "password", "appId", "apiKey" } }   (scripts/push-bootstrap.ts)
-// Running it again prints the same ids and, while it is still valid, the same key.
+//     "push": { "email", "password", "appId", "apiKey" },        (scripts/push-bootstrap.ts)
+//     "platform": { "organizationId", "workspaceId", "adminToken", "agentToken" } }
+//                                                                 (scripts/platform-bootstrap.ts)
+// Running it again prints the same ids and, while they are still valid, the same secrets.
+// `npm run admin -- create-tenant --name <name>`: a NEW customer of all three APIs on every
+// call, printed in the same shape (docs/platform.md, "Tokens, limits and tenants").
+// `npm run admin -- set-limits <platform organization id> <reads> <writes>`: an enterprise
+// customer's per-token limits a minute (`default` for the spec's 120 / 60).
 // `npm run admin -- rotate-signing-key`: a new token signing key (docs/auth.md, "Signing keys").
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
@@ -11,6 +17,7 @@ import { connectDb, type Db } from '../db/db';
 import { ensureAgent } from '../db/repositories/agents';
 import { apiKeysRepository } from '../db/repositories/api-keys';
 import { ensureOrganization } from '../db/repositories/organizations';
+import { setPlatformLimits } from '../db/repositories/platform-organizations';
 import { ensureWorkspace } from '../db/repositories/workspaces';
 import { generateApiKey, hashApiKey } from '../lib/api-keys';
 import { masterKey } from '../lib/crypto/master-key';
@@ -18,7 +25,8 @@ import { rotateSigningKey } from '../api/kit/auth/signing-keys';
 import { loadConfig } from '../lib/config';
 import { newId } from '../lib/ids';
 import { loadEnvFile } from './env-file';
-import { bootstrapPush } from './push-bootstrap';
+import { createPlatformCustomer, bootstrapPlatform } from './platform-bootstrap';
+import { bootstrapPush, createPushCustomer } from './push-bootstrap';
 
 // Fixed, well-known ids (same shape as generated ones: prefix + 26 base32 characters),
 // so every run finds the rows of the previous one with ON CONFLICT DO NOTHING.
@@ -55,17 +63,15 @@ async function writeCredentials(c: StoredCredentials): Promise<void> {
   await chmod(CREDENTIALS_FILE, 0o600);
 }
 
-async function ensureDemoKey(db: Db): Promise<string> {
-  const stored = await readCredentials();
-  const keys = apiKeysRepository(db);
-  if (stored && (await keys.isUsable(stored.keyId, hashApiKey(stored.apiKey), DEMO.organizationId))) return stored.apiKey;
+/** A sandbox admin key (`sk_test_`, `admin:all`) of a /v1 organization; its secret is returned once. */
+async function mintAdminKey(db: Db, organizationId: string, name: string): Promise<{ keyId: string; apiKey: string }> {
   const { key, prefix, hash } = generateApiKey('sk_test_');
   const keyId = newId('key');
-  await keys.insert({
+  await apiKeysRepository(db).insert({
     id: keyId,
-    organizationId: DEMO.organizationId,
+    organizationId,
     workspaceId: null,
-    name: KEY_NAME,
+    name,
     type: 'server',
     environment: 'test',
     prefix,
@@ -74,23 +80,96 @@ async function ensureDemoKey(db: Db): Promise<string> {
     playerId: null,
     createdBy: null,
   });
-  await writeCredentials({ keyId, apiKey: key });
-  return key;
+  return { keyId, apiKey: key };
+}
+
+async function ensureDemoKey(db: Db): Promise<string> {
+  const stored = await readCredentials();
+  const keys = apiKeysRepository(db);
+  if (stored && (await keys.isUsable(stored.keyId, hashApiKey(stored.apiKey), DEMO.organizationId))) return stored.apiKey;
+  const minted = await mintAdminKey(db, DEMO.organizationId, KEY_NAME);
+  await writeCredentials(minted);
+  return minted.apiKey;
+}
+
+/** A /v1 organization (plan scale) with a sandbox workspace and an agent, each made once (bootstrap's demo and every create-tenant's). */
+async function ensureTicketingOrganization(
+  db: Db,
+  t: { organizationId: string; workspaceId: string; agentId: string; name: string; workspaceName: string; agentName: string; agentEmail: string },
+): Promise<void> {
+  await db.transaction(async (m) => {
+    await ensureOrganization(m, { id: t.organizationId, name: t.name, plan: 'scale' });
+    await ensureWorkspace(m, { id: t.workspaceId, organizationId: t.organizationId, name: t.workspaceName, environment: 'sandbox' });
+    await ensureAgent(m, { id: t.agentId, workspaceId: t.workspaceId, name: t.agentName, email: t.agentEmail });
+  });
 }
 
 async function bootstrapTicketing(db: Db) {
-  await db.transaction(async (m) => {
-    await ensureOrganization(m, { id: DEMO.organizationId, name: 'Demo Studio', plan: 'scale' });
-    await ensureWorkspace(m, { id: DEMO.workspaceId, organizationId: DEMO.organizationId, name: 'Demo sandbox', environment: 'sandbox' });
-    await ensureAgent(m, { id: DEMO.agentId, workspaceId: DEMO.workspaceId, name: 'Demo Agent', email: 'agent@demo.example.com' });
-  });
+  await ensureTicketingOrganization(db, { ...DEMO, name: 'Demo Studio', workspaceName: 'Demo sandbox', agentName: 'Demo Agent', agentEmail: 'agent@demo.example.com' });
   const apiKey = await ensureDemoKey(db);
   return { organizationId: DEMO.organizationId, workspaceId: DEMO.workspaceId, apiKey, agentId: DEMO.agentId };
 }
 
-const COMMANDS: Record<string, (db: Db) => Promise<unknown>> = {
+/** A new /v1 customer (create-tenant): an organization, its sandbox workspace, an agent and an admin key, printed once. */
+async function createTicketingCustomer(db: Db, name: string) {
+  const ids = { organizationId: newId('org'), workspaceId: newId('ws'), agentId: newId('agt') };
+  await ensureTicketingOrganization(db, { ...ids, name, workspaceName: `${name} sandbox`, agentName: `${name} Agent`, agentEmail: `agent+${ids.agentId.slice(-6)}@${slugOf(name)}.example` });
+  const { apiKey } = await mintAdminKey(db, ids.organizationId, 'create-tenant key');
+  return { organizationId: ids.organizationId, workspaceId: ids.workspaceId, apiKey, agentId: ids.agentId };
+}
+
+const slugOf = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'tenant';
+
+/** A command's refusal of its arguments: printed with the usage, exit code 2. */
+class UsageError extends Error {}
+
+/** `--name <name>` (or `--name=<name>`): 1 to 200 characters, not blank. */
+function nameArgument(args: string[]): string {
+  let name: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--name') name = args[++i];
+    else if (args[i].startsWith('--name=')) name = args[i].slice('--name='.length);
+    else throw new UsageError(`unknown argument '${args[i]}'`);
+  }
+  if (name === undefined || !name.trim() || name.length > 200 || name.includes('\u0000')) throw new UsageError('create-tenant --name <name> (1 to 200 characters)');
+  return name.trim();
+}
+
+/** A limit a minute: a whole number from 1 to 1,000,000, or `default` (null: the spec's). */
+function limitArgument(value: string | undefined, what: string): number | null {
+  if (value === 'default') return null;
+  if (!value || !/^[0-9]+$/.test(value) || Number(value) < 1 || Number(value) > 1_000_000) {
+    throw new UsageError(`set-limits <organizationId> <reads> <writes>: ${what} must be a whole number from 1 to 1000000, or 'default'`);
+  }
+  return Number(value);
+}
+
+const COMMANDS: Record<string, (db: Db, args: string[]) => Promise<unknown>> = {
   async bootstrap(db) {
-    return { ticketing: await bootstrapTicketing(db), push: await bootstrapPush(db, loadConfig(), CREDENTIALS_FILE) };
+    const config = loadConfig();
+    return {
+      ticketing: await bootstrapTicketing(db),
+      push: await bootstrapPush(db, config, CREDENTIALS_FILE),
+      platform: await bootstrapPlatform(db, config, CREDENTIALS_FILE),
+    };
+  },
+  async 'create-tenant'(db, args) {
+    const name = nameArgument(args);
+    return {
+      platform: await createPlatformCustomer(db, name),
+      ticketing: await createTicketingCustomer(db, name),
+      push: await createPushCustomer(db, loadConfig(), name),
+    };
+  },
+  async 'set-limits'(db, args) {
+    const [organizationId, reads, writes, ...rest] = args;
+    if (!organizationId || rest.length) throw new UsageError('set-limits <organizationId> <reads> <writes>');
+    const readLimit = limitArgument(reads, 'reads');
+    const writeLimit = limitArgument(writes, 'writes');
+    if (!(await setPlatformLimits(db, organizationId, readLimit, writeLimit))) throw new UsageError(`no platform organization '${organizationId}'`);
+    // null: the default (the spec's 120 / 60, or RATE_LIMITS'); each API process keeps a
+    // token's row up to 30 s (api/platform/auth/token-cache.ts), so it shows within 30 s
+    return { organizationId, readLimit, writeLimit };
   },
   async 'rotate-signing-key'(db) {
     const config = loadConfig();
@@ -100,7 +179,7 @@ const COMMANDS: Record<string, (db: Db) => Promise<unknown>> = {
 };
 
 async function main() {
-  const command = process.argv[2];
+  const [command, ...args] = process.argv.slice(2);
   const run = command ? COMMANDS[command] : undefined;
   if (!run) {
     console.error(`usage: npm run admin -- <${Object.keys(COMMANDS).join('|')}>`);
@@ -111,7 +190,11 @@ async function main() {
   const db = await connectDb(loadConfig().databaseUrl, 2);
   try {
     // stdout carries only the JSON, so callers can pipe it to jq
-    process.stdout.write(JSON.stringify(await run(db)) + '\n');
+    process.stdout.write(JSON.stringify(await run(db, args)) + '\n');
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    console.error(`npm run admin -- ${command}: ${err.message}`);
+    process.exitCode = 2;
   } finally {
     await db.close();
   }

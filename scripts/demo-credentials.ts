@@ -3,7 +3,10 @@
 // whatever runs `npm start`); `npm run admin -- bootstrap` prints it on request.
 export const HIDDEN_KEY = '(hidden: NODE_ENV=production; `npm run admin -- bootstrap` prints it)';
 
-/** The bootstrap JSON with every apiKey (and the push demo password) replaced when `production`; text that is not JSON is withheld there. */
+/** The bootstrap JSON's secrets: API keys, the push demo password, the platform tokens. */
+const SECRET_FIELDS = new Set(['apiKey', 'password', 'adminToken', 'agentToken']);
+
+/** The bootstrap JSON with every apiKey (and the push demo password, the platform tokens) replaced when `production`; text that is not JSON is withheld there. */
 export function demoCredentialsText(json: string, production: boolean): string {
   let parsed: unknown;
   try {
@@ -11,7 +14,7 @@ export function demoCredentialsText(json: string, production: boolean): string {
   } catch {
     return production ? '(demo credentials withheld: unexpected output of the bootstrap)' : json;
   }
-  const replacer = (k: string, v: unknown) => (production && (k === 'apiKey' || k === 'password') ? HIDDEN_KEY : v);
+  const replacer = (k: string, v: unknown) => (production && SECRET_FIELDS.has(k) ? HIDDEN_KEY : v);
   return JSON.stringify(parsed, replacer, 2);
 }
 

@@ -6,7 +6,7 @@
 // secret-box key (so every run, and two runs at once, agree on it without storing it);
 // the key is kept beside the ticketing demo key under .data/, owner-only, because only
 // its hash is stored.
-import { createHmac, randomUUID } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Db } from '../db/db';
@@ -63,24 +63,72 @@ export async function bootstrapPush(db: Db, config: Config, ticketingCredentials
   const stored = await readStored(file);
 
   const password = derivedPassword(config, 'push demo password v1');
-  const userId = await ensureAccount(db, { companyId: PUSH_DEMO.companyId, companyName: 'Demo Studio', userId: PUSH_DEMO.userId, email: PUSH_DEMO.email, name: 'Demo Developer', password });
-  await ensurePushApp(db, { id: PUSH_DEMO.appId, companyId: PUSH_DEMO.companyId, name: 'Demo App', bundleId: 'com.example.demo', platform: 'Android' });
-
-  // the local sink's credentials (generated once per checkout), written on every run so
-  // the app keeps working with the sink after the credentials file was regenerated
-  const creds = demoCredentials();
-  await setPushAppCredentials(db, PUSH_DEMO.appId, 'fcm', sealCredentials(config, PUSH_DEMO.appId, 'fcm', { serviceAccountJson: creds.serviceAccountJson }));
-  await setPushAppCredentials(db, PUSH_DEMO.appId, 'apns', sealCredentials(config, PUSH_DEMO.appId, 'apns', creds.apns));
+  await ensureAccountWithApp(db, config, {
+    companyId: PUSH_DEMO.companyId,
+    companyName: 'Demo Studio',
+    userId: PUSH_DEMO.userId,
+    email: PUSH_DEMO.email,
+    name: 'Demo Developer',
+    password,
+    app: { id: PUSH_DEMO.appId, name: 'Demo App', bundleId: 'com.example.demo' },
+  });
 
   let { keyId, apiKey } = stored;
   if (!keyId || !apiKey || !(await isLivePushKey(db, keyId, hashApiKey(apiKey), PUSH_DEMO.appId))) {
-    const k = generatePushApiKey();
-    keyId = randomUUID();
-    apiKey = k.key;
-    await insertPushApiKey(db, { id: keyId, appId: PUSH_DEMO.appId, name: 'demo bootstrap key', prefix: k.prefix, keyHash: k.hash });
+    ({ keyId, apiKey } = await mintAppKey(db, PUSH_DEMO.appId, 'demo bootstrap key'));
   }
   await writeStored(file, { keyId, apiKey });
   return { email: PUSH_DEMO.email, password, appId: PUSH_DEMO.appId, apiKey, ...(await bootstrapSuperAdmin(db, config)) };
+}
+
+/**
+ * A company, its owner with `password`, the membership and one Android app with the local
+ * sink's FCM and APNs credentials (lib/push/demo-credentials.ts), each made once; the
+ * credentials are written on every call, so the app keeps working with the sink after its
+ * credentials file was regenerated. Bootstrap's demo account and every create-tenant's.
+ */
+async function ensureAccountWithApp(
+  db: Db,
+  config: Config,
+  a: { companyId: string; companyName: string; userId: string; email: string; name: string; password: string; app: { id: string; name: string; bundleId: string } },
+): Promise<void> {
+  await ensureAccount(db, a);
+  await ensurePushApp(db, { id: a.app.id, companyId: a.companyId, name: a.app.name, bundleId: a.app.bundleId, platform: 'Android' });
+  const creds = demoCredentials();
+  await setPushAppCredentials(db, a.app.id, 'fcm', sealCredentials(config, a.app.id, 'fcm', { serviceAccountJson: creds.serviceAccountJson }));
+  await setPushAppCredentials(db, a.app.id, 'apns', sealCredentials(config, a.app.id, 'apns', creds.apns));
+}
+
+/** A new API key of an app; its secret is returned once. */
+async function mintAppKey(db: Db, appId: string, name: string): Promise<{ keyId: string; apiKey: string }> {
+  const k = generatePushApiKey();
+  const keyId = randomUUID();
+  await insertPushApiKey(db, { id: keyId, appId, name, prefix: k.prefix, keyHash: k.hash });
+  return { keyId, apiKey: k.key };
+}
+
+/**
+ * A new push customer (`npm run admin -- create-tenant`): a company named `name`, its owner
+ * with a random password, an app and an app key, made the way bootstrap makes its demo
+ * account; printed once, nothing stored.
+ */
+export async function createPushCustomer(db: Db, config: Config, name: string): Promise<{ email: string; password: string; appId: string; apiKey: string }> {
+  const companyId = randomUUID();
+  const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'tenant';
+  const email = `owner+${companyId.slice(0, 8)}@${slug}.example`;
+  const password = randomBytes(15).toString('base64url');
+  const appId = randomUUID();
+  await ensureAccountWithApp(db, config, {
+    companyId,
+    companyName: name,
+    userId: randomUUID(),
+    email,
+    name: `${name} Owner`,
+    password,
+    app: { id: appId, name: `${name} App`, bundleId: `com.example.${slug.replace(/-/g, '') || 'app'}` },
+  });
+  const { apiKey } = await mintAppKey(db, appId, 'create-tenant key');
+  return { email, password, appId, apiKey };
 }
 
 /**

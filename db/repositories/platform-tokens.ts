@@ -67,25 +67,31 @@ export async function touchPlatformToken(executor: SqlExecutor, tokenId: string)
   );
 }
 
-/** Which tokens a caller lists: an organisation's, narrowed to some workspaces and, unless null, to one user. */
+/**
+ * Which tokens a caller lists: an organisation's, within it every token of some workspaces
+ * (null: of every workspace) and the caller's own wherever they are, optionally narrowed to
+ * one workspace.
+ */
 export interface TokenReach {
   organizationId: string;
-  /** null: every workspace of the organisation */
+  /** every token of these workspaces; null: of the whole organisation; []: none but the owner's */
   workspaceIds: string[] | null;
-  /** null: every user's */
-  userId: string | null;
+  /** the caller: their own tokens are always in reach */
+  ownerId: string;
+  /** the `workspace_id` filter */
+  workspaceId?: string | null;
 }
 
 function reachWhere(reach: TokenReach, params: unknown[]): string {
   params.push(reach.organizationId);
   let where = `t.organization_id = $${params.length}`;
   if (reach.workspaceIds) {
-    params.push(reach.workspaceIds);
-    where += ` AND t.workspace_id = ANY($${params.length})`;
+    params.push(reach.workspaceIds, reach.ownerId);
+    where += ` AND (t.workspace_id = ANY($${params.length - 1}) OR t.user_id = $${params.length})`;
   }
-  if (reach.userId) {
-    params.push(reach.userId);
-    where += ` AND t.user_id = $${params.length}`;
+  if (reach.workspaceId) {
+    params.push(reach.workspaceId);
+    where += ` AND t.workspace_id = $${params.length}`;
   }
   return where;
 }
@@ -104,6 +110,12 @@ export async function listPlatformTokens(executor: SqlExecutor, reach: TokenReac
 export async function findPlatformToken(executor: SqlExecutor, id: string): Promise<PlatformTokenRecord | null> {
   const { rows } = await sql<PlatformTokenRecord>(executor, `SELECT ${TOKEN_COLUMNS} FROM platform_tokens t WHERE t.id = $1`, [id]);
   return rows[0] ?? null;
+}
+
+/** The ids of a user's unrevoked tokens (a deactivation revokes them). */
+export async function unrevokedPlatformTokenIdsOfUser(executor: SqlExecutor, userId: string): Promise<string[]> {
+  const { rows } = await sql<{ id: string }>(executor, `SELECT id FROM platform_tokens WHERE user_id = $1 AND revoked_at IS NULL ORDER BY id`, [userId]);
+  return rows.map((r) => r.id);
 }
 
 /** Sets revoked_at once; revoking again keeps the first time. */

@@ -36,7 +36,7 @@ describe('npm run admin -- bootstrap: push', () => {
 
   it('prints a demo account, its app and an app key that work, the same on every run', async () => {
     const first = await bootstrap();
-    assert.deepEqual(Object.keys(first).sort(), ['push', 'ticketing']);
+    assert.deepEqual(Object.keys(first).sort(), ['platform', 'push', 'ticketing']);
     assert.deepEqual(Object.keys(first.push).sort(), ['apiKey', 'appId', 'email', 'password', 'superAdminEmail', 'superAdminPassword']);
     assert.equal((await stat(join(dir, 'push-demo-credentials.json'))).mode & 0o777, 0o600);
 

@@ -2,14 +2,15 @@ import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { nowOf, type AppDeps } from '../../deps';
 import { carriesSecret } from '../../kit/headers';
+import type { IdempotencyState } from '../../kit/idempotency';
 import { parse } from '../../kit/validation';
 import { listPlatformTokens } from '../../../db/repositories/platform-tokens';
 import { hasRole } from '../../../domain/platform/access.rules';
-import { createPlatformToken } from '../../../domain/platform/create-token';
 import { revokePlatformToken } from '../../../domain/platform/revoke-token';
 import { principalOf } from '../auth/middleware';
 import { platformTokens } from '../auth/token-cache';
 import { offsetAndLimit, platformList } from '../paging';
+import { createToken } from './gateway';
 import { presentToken } from './presenters';
 import { CreateTokenRequest, ListTokensQuery } from './schema';
 
@@ -21,15 +22,8 @@ export function platformTokensRouter(deps: AppDeps, auth: Middleware): Router {
     const caller = principalOf(ctx);
     const body = parse(CreateTokenRequest, ctx.request.body);
     const now = nowOf(deps);
-    const { token, secret } = await deps.db.transaction((m) =>
-      createPlatformToken(m, caller, {
-        name: body.name,
-        workspaceId: body.workspace_id,
-        environment: body.environment,
-        expiresInDays: body.expires_in_days ?? null,
-        now,
-      }),
-    );
+    const input = { name: body.name, workspaceId: body.workspace_id, environment: body.environment, expiresInDays: body.expires_in_days ?? null, now };
+    const { token, secret } = await createToken(deps, caller, input, ctx.state.idempotency as IdempotencyState | undefined);
     ctx.status = 201;
     ctx.body = { ...presentToken(token, now), token: secret };
     carriesSecret(ctx);
@@ -38,13 +32,12 @@ export function platformTokensRouter(deps: AppDeps, auth: Middleware): Router {
   router.get('/auth/tokens', auth, async (ctx) => {
     const caller = principalOf(ctx);
     const q = parse(ListTokensQuery, ctx.query);
-    const admin = hasRole(caller, 'admin');
-    // an admin lists every token of the workspaces they reach; anyone else their own
-    const reachable = caller.isOrgAdmin ? null : [caller.workspaceId];
-    const workspaceIds = q.workspace_id ? (reachable && !reachable.includes(q.workspace_id) ? [] : [q.workspace_id]) : reachable;
+    // everyone lists their own tokens; an admin also every token of the workspaces they
+    // reach (their token's; an organisation admin's: the whole organisation's)
+    const workspaceIds = caller.isOrgAdmin ? null : hasRole(caller, 'admin') ? [caller.workspaceId] : [];
     const { offset, limit } = offsetAndLimit(q);
     await platformTokens(deps).pendingTouches(); // this process's uses show in last_used_at
-    const { rows, total } = await listPlatformTokens(deps.db, { organizationId: caller.organizationId, workspaceIds, userId: admin ? null : caller.userId }, offset, limit);
+    const { rows, total } = await listPlatformTokens(deps.db, { organizationId: caller.organizationId, workspaceIds, ownerId: caller.userId, workspaceId: q.workspace_id ?? null }, offset, limit);
     const now = nowOf(deps);
     ctx.body = platformList(ctx, rows.map((t) => presentToken(t, now)), total, q);
   });

@@ -51,7 +51,7 @@ export const CreatedToken = Token.extend({
 registry.registerPath({
   method: 'post',
   path: '/platform/v1/auth/tokens',
-  summary: 'Create a token for yourself in a workspace (the secret is shown once)',
+  summary: 'Create a token for yourself in a workspace (the secret is shown once; with expires_in_days it is refused from expires_at on)',
   security,
   request: jsonBody(CreateTokenRequest),
   responses: { 201: json(CreatedToken, 'the token, with its one-time secret'), ...errorResponses(400, 404, 409) },
@@ -60,7 +60,7 @@ registry.registerPath({
 registry.registerPath({
   method: 'get',
   path: '/platform/v1/auth/tokens',
-  summary: 'Your tokens (an admin: every token of the workspaces they reach), without secrets',
+  summary: 'Tokens without secrets: your own; an admin also every token of their workspace, an organisation admin every token of the organisation',
   security,
   request: { query: ListTokensQuery },
   responses: { 200: json(PlatformListSchema(Token), 'a page of tokens'), ...errorResponses(400) },
@@ -69,7 +69,7 @@ registry.registerPath({
 registry.registerPath({
   method: 'delete',
   path: '/platform/v1/auth/tokens/{id}',
-  summary: 'Revoke a token (refused from the next request on)',
+  summary: 'Revoke a token: your own, or as an admin one in your reach (refused from the next request on; anything else is a 404)',
   security,
   request: { params: z.object({ id: tokenId }) },
   responses: { 204: { description: 'revoked' }, ...errorResponses(404) },
