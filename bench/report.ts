@@ -1,6 +1,7 @@
 // Turns a run's results into the targets check and the Markdown report.
 import type { Aggregate } from './lib/load';
 import type { Machine } from './lib/stack';
+import type { scenarioPlatform } from './platform';
 import type { Profile, scenarioAuth, scenarioCreate, scenarioReads, scenarioSearch } from './scenarios';
 
 export interface Results {
@@ -13,6 +14,7 @@ export interface Results {
   reads?: Awaited<ReturnType<typeof scenarioReads>>;
   search?: Awaited<ReturnType<typeof scenarioSearch>>;
   auth?: Awaited<ReturnType<typeof scenarioAuth>>;
+  platform?: Awaited<ReturnType<typeof scenarioPlatform>>;
   targets?: TargetCheck[];
   errors?: string[];
   /** 1-min load average when each scenario started */
@@ -58,6 +60,16 @@ export function checkTargets(r: Results): TargetCheck[] {
     for (const s of r.search.shapes) {
       out.push({ scenario: `search: ${s.shape}`, target: 'p95 < 20 ms', measured: `${ms(s.api.p95)} ms`, met: s.api.p95 < 20 });
       out.push({ scenario: `search: ${s.shape}`, target: 'p99 < 100 ms', measured: `${ms(s.api.p99)} ms`, met: s.api.p99 < 100 });
+    }
+  }
+  if (r.platform) {
+    const { create, get, list } = r.platform;
+    out.push({ scenario: 'platform create', target: 'throughput ≥ 50 % of the no-op workflow peer', measured: `${pct(create.api.rps / create.peer.rps)} (${rps(create.api.rps)} vs ${rps(create.peer.rps)} req/s)`, met: create.api.rps >= 0.5 * create.peer.rps });
+    out.push({ scenario: 'platform create', target: 'p99 < 100 ms', measured: `${ms(create.api.p99)} ms at ${create.connections} connections`, met: create.api.p99 < 100 });
+    out.push({ scenario: 'platform create', target: 'no failed requests', measured: String(create.api.failures), met: create.api.failures === 0 });
+    for (const [label, x] of [['platform get by id', get], ['platform list page 1', list]] as const) {
+      out.push({ scenario: label, target: 'throughput ≥ 60 % of bare Koa + pg', measured: `${pct(x.api.rps / x.peer.rps)} (${rps(x.api.rps)} vs ${rps(x.peer.rps)} req/s)`, met: x.api.rps >= 0.6 * x.peer.rps });
+      out.push({ scenario: label, target: 'p99 < 25 ms', measured: `${ms(x.api.p99)} ms`, met: x.api.p99 < 25 });
     }
   }
   return out;
@@ -159,6 +171,18 @@ export function toMarkdown(r: Results): string {
     L.push(line('minimal app + authenticate + rateLimit, access token', a['noop+auth (JWT)'], plain, hit(a['noop+auth (JWT)'], 'tokens')));
     L.push(line('minimal app + authenticate + rateLimit, raw key', a['noop+auth (raw key)'], plain, hit(a['noop+auth (raw key)'], 'keys')));
     L.push('', '"server µs/req" is 1 000 000 / req/s at saturation: the time one request costs the single-threaded server. `/v1/auth/me` also reads its key row from Postgres; the minimal-app rows isolate authenticate + rateLimit (one Redis round trip).', '');
+  }
+  if (r.platform) {
+    const x = r.platform;
+    L.push(`## 5. Platform tickets (reads ${x.readConnections} connections, create ${x.create.connections}; workspace of ${x.workspaceTickets} sandbox tickets)`, '');
+    L.push(...head('target', ['API / peer']));
+    L.push(statRow('`GET /platform/v1/tickets/{id}`', x.get.api, [pct(x.get.api.rps / x.get.peer.rps)]));
+    L.push(statRow('↳ bare Koa + pg, same SQL', x.get.peer, ['']));
+    L.push(statRow('`GET /platform/v1/tickets` page 1 (25, with the total)', x.list.api, [pct(x.list.api.rps / x.list.peer.rps)]));
+    L.push(statRow('↳ bare Koa + pg, same SQL', x.list.peer, ['']));
+    L.push(statRow('`POST /platform/v1/tickets` (row + event + outbox entry in one transaction)', x.create.api, [pct(x.create.api.rps / x.create.peer.rps)]));
+    L.push(statRow('↳ no-op workflow, update-with-start on its first activity', x.create.peer, ['']));
+    L.push('', `Tickets created: ${x.created.created}; workflow starts still pending at the end: ${x.created.pending_starts}. Outbox drain after each run (ms): ${x.outboxDrainMs.join(', ')}.`, '');
   }
   return L.join('\n');
 }

@@ -1,5 +1,5 @@
 // `npm run bench`: a self-contained benchmark run (docs/benchmarks.md). Starts its own
-// Temporal dev server, database, API, worker and peers; seeds; runs the four scenarios
+// Temporal dev server, database, API, workers and peers; seeds; runs the five scenarios
 // next to their peers; writes bench/results/latest.{json,md}; tears everything down,
 // also on error and Ctrl-C. BENCH_PROFILE=quick for a short smoke run.
 import { mkdirSync } from 'node:fs';
@@ -26,6 +26,7 @@ import {
   waitForTemporal,
 } from './lib/stack';
 import { connectClient, noopOnce } from './peers/noop-workflow';
+import { scenarioPlatform, seedPlatform } from './platform';
 import { checkTargets, toMarkdown, type Results } from './report';
 import { profileFromEnv, scenarioAuth, scenarioCreate, scenarioReads, scenarioSearch, type Ctx } from './scenarios';
 import { resultsWriter } from './lib/results';
@@ -90,6 +91,7 @@ async function main() {
   const pool = new Pool({ connectionString: u.benchDb, max: 4 });
   log('seeding (fixed seeds): 100k search tickets, 10k list tickets, players, agents, messages');
   const data = await seedAll(pool, u.benchDb, Date.now());
+  const platformData = await seedPlatform(pool, u.benchDb, Date.now());
   results.seed = { ms: data.seedMs, searchTickets: data.search.tickets, listTickets: data.list.tickets };
   log(`seeded in ${(data.seedMs / 1000).toFixed(1)} s`);
   await waitForTemporal(temporal.child);
@@ -146,6 +148,7 @@ async function main() {
       return scenarioAuth(ctx, jwt, data.list.key);
     });
     results.create = await step('1. ticket create vs no-op workflow', () => scenarioCreate(ctx));
+    results.platform = await step('5. platform tickets: get, list, create vs bare Koa and no-op workflow', () => scenarioPlatform(ctx, platformData));
   } finally {
     await t.close().catch(() => undefined);
     await pool.end().catch(() => undefined);

@@ -46,7 +46,7 @@ export function profileFromEnv(env: NodeJS.ProcessEnv): Profile & { name: string
 }
 
 export type Stats = RunStats & { cache?: AuthCacheStats };
-interface Target {
+export interface Target {
   name: string;
   run: (sec: number) => Promise<Stats>;
   /** after every run (also the warm-up), e.g. let the worker drain */
@@ -59,7 +59,7 @@ const fmt = (s: RunStats) =>
   `${s.rps.toFixed(0).padStart(6)} req/s  p50 ${s.p50.toFixed(1)}  p95 ${s.p95.toFixed(1)}  p99 ${s.p99.toFixed(1)} ms` +
   (s.non2xx + s.errors + s.timeouts ? `  FAILURES non2xx=${s.non2xx} errors=${s.errors} timeouts=${s.timeouts} ${JSON.stringify(s.statusCodes)}` : '');
 
-async function measure(targets: Target[], sec: number, p: Profile, log: Log, secFor?: (t: Target) => number) {
+export async function measure(targets: Target[], sec: number, p: Profile, log: Log, secFor?: (t: Target) => number) {
   const runs: Record<string, Stats[]> = Object.fromEntries(targets.map((t) => [t.name, []]));
   for (const t of targets) {
     await t.run(p.warmSec);
@@ -76,7 +76,7 @@ async function measure(targets: Target[], sec: number, p: Profile, log: Log, sec
   return Object.fromEntries(Object.entries(runs).map(([k, v]) => [k, aggregate(v)])) as Record<string, Aggregate>;
 }
 
-const httpTarget = (name: string, s: Omit<Scenario, 'durationSec'>): Target => ({
+export const httpTarget = (name: string, s: Omit<Scenario, 'durationSec'>): Target => ({
   name,
   run: (sec) => runHttp({ ...s, durationSec: sec }),
 });

@@ -24,6 +24,7 @@ import { TrialOnboarding1732210000001 } from './migrations/1732210000001-TrialOn
 import { WebhookApis1732220000001 } from './migrations/1732220000001-WebhookApis';
 import { Platform1732230000001 } from './migrations/1732230000001-Platform';
 import { PlatformUserLifecycle1732230000030 } from './migrations/1732230000030-PlatformUserLifecycle';
+import { PlatformTickets1732230000040 } from './migrations/1732230000040-PlatformTickets';
 
 // Schema changes only ever come from the hand-written migrations listed here;
 // `synchronize` stays off so TypeORM never alters a table by itself.
@@ -47,6 +48,7 @@ export const MIGRATIONS = [
   WebhookApis1732220000001,
   Platform1732230000001,
   PlatformUserLifecycle1732230000030,
+  PlatformTickets1732230000040,
 ];
 
 /** The node-postgres pool TypeORM built for each DataSource (set by `initialize()`). */

@@ -8,7 +8,7 @@ import type { QueueEntry } from './queue-entry';
 export const platformQueue: QueueEntry = {
   name: PLATFORM_QUEUE,
   workflowsPath: require.resolve('../workflows/queues/platform'),
-  workflowTypes: ['platformTokenExpiryWorkflow', 'platformWorkspaceDeletionWorkflow', 'platformInvitationWorkflow', 'userDeactivationWorkflow'],
+  workflowTypes: ['platformTokenExpiryWorkflow', 'platformWorkspaceDeletionWorkflow', 'platformTicketWorkflow', 'platformInvitationWorkflow', 'userDeactivationWorkflow'],
   activities: ({ config, db, client }) => createPlatformActivities({ config, db, client }),
   startsFromOutbox: true,
 };

@@ -6,6 +6,7 @@ import type { Config } from '../../lib/config';
 import { masterKey } from '../../lib/crypto/master-key';
 import { createEmailChain } from '../../lib/email/chain';
 import { logger } from '../../lib/logger';
+import { createPlatformTicketActivities } from './tickets';
 import { createPlatformTokenActivities } from './tokens';
 import { createPlatformUserActivities } from './users';
 import { createPlatformWorkspaceActivities } from './workspaces';
@@ -22,5 +23,6 @@ export function createPlatformActivities(deps: PlatformActivityDeps): object {
     ...createPlatformTokenActivities(deps),
     ...createPlatformUserActivities({ ...deps, chain: createEmailChain({ config: deps.config, logger }), tokenKey: activationTokenKey(masterKey(deps.config)), appUrl: deps.config.appUrl }),
     ...createPlatformWorkspaceActivities(deps),
+    ...createPlatformTicketActivities(deps),
   };
 }

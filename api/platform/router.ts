@@ -4,6 +4,7 @@ import { serveOpenApi } from '../kit/openapi';
 import { z } from '../zod';
 import { platformAuth } from './auth/middleware';
 import { platformOpenApiDocument, registry } from './openapi';
+import { platformTicketsRouter } from './tickets/routes';
 import { platformTokensRouter } from './tokens/routes';
 import { platformUsersRouter } from './users/routes';
 import { platformWorkspacesRouter } from './workspaces/routes';
@@ -31,7 +32,7 @@ export function platformRouter(deps: AppDeps): Router {
   serveOpenApi(router, platformOpenApiDocument);
   // every route of the resource routers takes a token (the two above stay public)
   const auth = platformAuth(deps);
-  for (const r of [platformTokensRouter(deps, auth), platformWorkspacesRouter(deps, auth), platformUsersRouter(deps, auth)]) {
+  for (const r of [platformTokensRouter(deps, auth), platformWorkspacesRouter(deps, auth), platformTicketsRouter(deps, auth), platformUsersRouter(deps, auth)]) {
     router.use(r.routes());
   }
   return router;

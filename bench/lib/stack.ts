@@ -197,7 +197,8 @@ export function appEnv(u: Urls): NodeJS.ProcessEnv {
     TEMPORAL_NAMESPACE: 'default',
     NODE_ENV: 'production',
     LOG_LEVEL: 'warn',
-    RATE_LIMITS: 'starter=1000000,growth=1000000,scale=1000000',
+    // the platform groups too (per token), so no limit caps a benchmark (contracts.md, "Benchmarks and limits")
+    RATE_LIMITS: 'starter=1000000,growth=1000000,scale=1000000,platform-read=1000000,platform-write=1000000',
   };
   // nothing leaves the machine: no LLM triage endpoint, no SMTP
   for (const k of Object.keys(env)) if (k.startsWith('TRIAGE_OPENAI_') || k.startsWith('POSTMARK_') || k === 'SMTP_URL') delete env[k]; // no mail leaves the machine
@@ -207,6 +208,7 @@ export function appEnv(u: Urls): NodeJS.ProcessEnv {
 export interface Apps {
   api: Child;
   worker: Child;
+  platformWorker: Child;
   noopWorker: Child;
   bare: Child;
   auth: Child;
@@ -218,6 +220,7 @@ export function startApps(u: Urls, logDir: string): Apps {
   return {
     api: startChild('api', TSX, ['api/server.ts'], { ...opts, env: { ...env, PORT: String(PORTS.api) } }),
     worker: startChild('worker-ticketing', TSX, ['workers/main.ts', 'ticketing'], opts),
+    platformWorker: startChild('worker-platform', TSX, ['workers/main.ts', 'platform'], opts),
     noopWorker: startChild('peer-noop-worker', TSX, ['bench/peers/noop-workflow.ts', 'worker'], opts),
     bare: startChild('peer-bare-koa', TSX, ['bench/peers/bare-koa.ts'], { ...opts, env: { ...env, PORT: String(PORTS.bare) } }),
     // node --import tsx (not the tsx CLI) so the IPC channel reaches the script itself

@@ -9,6 +9,9 @@
 //   GET /tickets?workspaceId&limit&cursor&search
 //                                          buildListQuery: page + countMatches in parallel
 //                                          (what GET /v1/tickets runs)
+//   GET /platform/tickets/:id              findPlatformTicket (what GET /platform/v1/tickets/{id} runs)
+//   GET /platform/tickets?workspaceId&environment
+//                                          listPlatformTickets page 1 (what GET /platform/v1/tickets runs)
 import Koa from 'koa';
 import { Pool } from 'pg';
 import { findTicket, listMessages } from '../../db/repositories/tickets';
@@ -16,12 +19,25 @@ import { findPlayer } from '../../db/repositories/players';
 import { findAgent } from '../../db/repositories/agents';
 import { countMatches } from '../../db/repositories/ticket-list';
 import { buildListQuery } from '../../api/ticketing/tickets/list-query';
+import { findPlatformTicket, listPlatformTickets } from '../../db/repositories/platform-tickets';
 
 const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 20 }); // the app's pool size (db/db.ts)
 const app = new Koa();
 
 app.use(async (ctx) => {
   if (ctx.method !== 'GET') return;
+  const platformById = /^\/platform\/tickets\/([^/]+)$/.exec(ctx.path);
+  if (platformById) {
+    const t = await findPlatformTicket(pool, platformById[1]);
+    ctx.status = t ? 200 : 404;
+    ctx.body = t ?? { error: 'not found' };
+    return;
+  }
+  if (ctx.path === '/platform/tickets') {
+    const q = ctx.query as Record<string, string | undefined>;
+    ctx.body = await listPlatformTickets(pool, { workspaceId: q.workspaceId!, environment: q.environment === 'live' ? 'live' : 'test' }, 0, 25);
+    return;
+  }
   const byId = /^\/tickets\/([^/]+)$/.exec(ctx.path);
   if (byId) {
     const t = await findTicket(pool, byId[1]);

@@ -28,4 +28,8 @@ export class PlatformTicketReply {
 
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
   createdAt!: Date;
+
+  /** the ticket workflow's step that published it; null while it is the API's draft (hidden) */
+  @Column({ type: 'integer', nullable: true })
+  version!: number | null;
 }

@@ -11,6 +11,8 @@ import { PlatformWorkspace } from './platform-workspace.entity';
 @Check('platform_tickets_status_check', `status IN ('open','pending','resolved','closed')`)
 @Index('platform_tickets_list', ['workspaceId', 'environment', 'createdAt', 'id'])
 @Index('platform_tickets_assignee', ['assigneeId'])
+@Index('platform_tickets_status', { synchronize: false }) // (workspace_id, environment, status, created_at DESC, id DESC): ?status=
+@Index('platform_tickets_tags', { synchronize: false }) // USING gin (tags): ?tag=
 export class PlatformTicket {
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'platform_tickets_pkey' })
   id!: string;

@@ -7,6 +7,7 @@ import { sql, type Executor } from '../db';
 
 export type EventType =
   | 'ticket.created'
+  | 'ticket.updated'
   | 'ticket.assigned'
   | 'ticket.resolved'
   | 'ticket.closed'

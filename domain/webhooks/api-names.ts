@@ -2,8 +2,8 @@
 // for (the `api` column of webhook_endpoints and events, migration WebhookApis). Pure, so
 // db/ and workflow code may import it; what each API's deliveries look like is in apis.ts.
 
-/** Every webhook API. The platform API adds `'platform'` here and its row in apis.ts. */
-export const WEBHOOK_API_NAMES = ['ticketing'] as const;
+/** Every webhook API; each has its row in apis.ts. */
+export const WEBHOOK_API_NAMES = ['ticketing', 'platform'] as const;
 export type WebhookApiName = (typeof WEBHOOK_API_NAMES)[number];
 
 /** The API of rows written before endpoints and events named one (the columns' default). */

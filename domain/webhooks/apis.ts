@@ -4,10 +4,12 @@
 // branches on the API. How the platform API plugs in: docs/webhooks.md, "Webhook APIs".
 import type { Executor } from '../../db/db';
 import { agentEmails } from '../../db/repositories/agents';
+import { platformWorkspaceAdminEmails } from '../../db/repositories/platform-tickets';
 import type { SignatureScheme } from '../../lib/webhooks/signing';
 import type { WebhookApiName } from './api-names';
 import { envelope as ticketingEnvelope, type Envelope } from './envelope';
-import { TICKETING_RETRY_SCHEDULE } from './retry-schedules';
+import { platformEnvelope } from './platform-envelope';
+import { PLATFORM_RETRY_SCHEDULE, TICKETING_RETRY_SCHEDULE } from './retry-schedules';
 import type { RetrySchedule } from './types';
 
 export { DEFAULT_WEBHOOK_API, WEBHOOK_API_NAMES, isWebhookApiName, type WebhookApiName } from './api-names';
@@ -45,7 +47,20 @@ const TICKETING: WebhookApi & { name: 'ticketing' } = Object.freeze({
   pauseRecipients: agentEmails,
 });
 
-export const WEBHOOK_APIS: WebhookApis = Object.freeze({ ticketing: TICKETING });
+/**
+ * The platform spec (`/platform/v1`): its schedule (then the endpoint is paused), its
+ * snake_case envelope, `X-Service-Signature` (hex HMAC-SHA256 of the body); the pause
+ * email goes to the workspace's admins. Part 2 of the platform API adds its endpoints.
+ */
+const PLATFORM: WebhookApi & { name: 'platform' } = Object.freeze({
+  name: 'platform',
+  schedule: PLATFORM_RETRY_SCHEDULE,
+  envelope: platformEnvelope,
+  signatures: Object.freeze(['service-signature'] as const),
+  pauseRecipients: platformWorkspaceAdminEmails,
+});
+
+export const WEBHOOK_APIS: WebhookApis = Object.freeze({ ticketing: TICKETING, platform: PLATFORM });
 
 /**
  * The row of the API an endpoint or event names, from `apis` (the engine's callers take

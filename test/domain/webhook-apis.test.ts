@@ -7,7 +7,7 @@ import { WEBHOOK_API_NAMES, WEBHOOK_APIS, webhookApi, type WebhookApis } from '.
 import { envelope } from '../../domain/webhooks/envelope';
 import { byApi, subscribersOf } from '../../domain/webhooks/fan-out.rules';
 import { pauseEmail } from '../../domain/webhooks/pause-email';
-import { TICKETING_RETRY_SCHEDULE } from '../../domain/webhooks/retry-schedules';
+import { PLATFORM_RETRY_SCHEDULE, TICKETING_RETRY_SCHEDULE } from '../../domain/webhooks/retry-schedules';
 import { checkSchedule } from '../../domain/webhooks/retry.rules';
 
 describe('the webhook API table', () => {
@@ -30,8 +30,17 @@ describe('the webhook API table', () => {
     assert.equal(t.pauseRecipients, agentEmails);
   });
 
+  it('platform: its spec schedule with the pause, a snake_case envelope, X-Service-Signature', () => {
+    const p = webhookApi('platform');
+    assert.equal(p.schedule, PLATFORM_RETRY_SCHEDULE);
+    assert.equal(p.schedule.onExhausted, 'pause-endpoint');
+    assert.deepEqual([...p.signatures], ['service-signature']);
+    const body = JSON.parse(p.envelope('evt_1', { type: 'ticket.created', workspaceId: 'ws_1', occurredAt: '2026-01-01T00:00:00Z', data: { id: 'tkt_1' } }));
+    assert.deepEqual(body, { id: 'evt_1', type: 'ticket.created', workspace_id: 'ws_1', created_at: '2026-01-01T00:00:00.000Z', data: { id: 'tkt_1' } });
+  });
+
   it('a name without a row is a programming error; a table given by the caller is used as is', () => {
-    assert.throws(() => webhookApi('platform'), /unknown webhook API 'platform'/);
+    assert.throws(() => webhookApi('nowhere'), /unknown webhook API 'nowhere'/);
     assert.throws(() => webhookApi('toString'), /unknown webhook API/);
     const other = { ...WEBHOOK_APIS.ticketing, name: 'platform' };
     const apis = { ...WEBHOOK_APIS, platform: other } as unknown as WebhookApis;

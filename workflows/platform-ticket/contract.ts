@@ -1,13 +1,21 @@
 // What callers know about a platform ticket's workflow (docs/platform.md, "Tickets"): one
 // workflow per ticket (`platform-ticket/<id>`), the single writer of its row after the
 // create, started from the workflow-start outbox. Inputs, results and replies carry ids
-// and versions, never the ticket's text.
+// and versions, never the ticket's text (a reply's text is a draft row the API wrote:
+// the Update names it by id).
 // (Foundation: the id, queue and the Update a user's deactivation sends are fixed here so
 // the user-deactivation workflow and the ticket workflow agree; the ticket workflow's own
 // updates are added beside them.)
-import { defineUpdate } from '@temporalio/workflow';
+import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import type { PlatformTicketPriority, PlatformTicketStatus } from '../../domain/platform/types';
+import type { PlatformTicketStep, PlatformTicketStepResult } from '../../domain/platform/ticket-step';
+import type { WorkflowStartEntry } from '../start-entry';
 
-export { PLATFORM_QUEUE } from '../platform-token/contract';
+export type { PlatformTicketChange, PlatformTicketFacts, PlatformTicketStep, PlatformTicketStepResult } from '../../domain/platform/ticket-step';
+
+import { PLATFORM_QUEUE } from '../platform-token/contract';
+
+export { PLATFORM_QUEUE };
 export const PLATFORM_TICKET_WORKFLOW_TYPE = 'platformTicketWorkflow';
 export const platformTicketWorkflowId = (ticketId: string) => `platform-ticket/${ticketId}`;
 
@@ -27,3 +35,66 @@ export interface PlatformTicketChangeReply {
  * Idempotent, so a resumed deactivation may send it again.
  */
 export const unassignUserUpdate = defineUpdate<PlatformTicketChangeReply, [{ userId: string }]>('unassignUser');
+
+/** The start input: ids only (the row holds the text). */
+export interface PlatformTicketInput {
+  ticketId: string;
+  workspaceId: string;
+  /** the assignee the ticket was created with */
+  assigneeId: string | null;
+}
+
+/**
+ * What a run starts from when it is not the first: continue-as-new, or a closed ticket's
+ * deletion (its earlier run ended at close; DELETE starts a new run under the same id with
+ * the stored row's facts).
+ */
+export interface PlatformTicketCarried {
+  status: PlatformTicketStatus;
+  version: number;
+  assigneeId: string | null;
+  /** ISO: the soft delete's end, null when not deleted */
+  purgeAt: string | null;
+}
+
+export interface PatchTicketChange {
+  status?: PlatformTicketStatus;
+  priority?: PlatformTicketPriority;
+  /** null unassigns */
+  assigneeId?: string | null;
+  tags?: string[];
+}
+
+export const patchTicketUpdate = defineUpdate<PlatformTicketChangeReply, [PatchTicketChange]>('patch');
+/** Publishes the API's draft reply `replyId` (its text never enters the history). */
+export const replyTicketUpdate = defineUpdate<PlatformTicketChangeReply, [{ replyId: string }]>('reply');
+/** Soft delete: hidden at once, purged by the run's timer 30 days later. */
+export const deleteTicketUpdate = defineUpdate<PlatformTicketChangeReply, []>('delete');
+/** Cancels a soft delete within its 30 days (410 gone after them). */
+export const restoreTicketUpdate = defineUpdate<PlatformTicketChangeReply, []>('restore');
+
+export interface PlatformTicketWorkflowState {
+  status: PlatformTicketStatus;
+  version: number;
+  assigneeId: string | null;
+  deleted: boolean;
+  purgeAt: string | null;
+}
+export const platformTicketStateQuery = defineQuery<PlatformTicketWorkflowState>('state');
+
+export interface PlatformTicketActivities {
+  /** Stores one numbered step (idempotent by its version); `{ gone: true }` when the row has vanished. */
+  applyPlatformTicketStep(step: PlatformTicketStep): Promise<PlatformTicketStepResult>;
+  /** Removes a soft-deleted ticket for good (its replies cascade). */
+  purgePlatformTicket(ticketId: string): Promise<'purged' | 'restored'>;
+}
+
+/** A new ticket's entry in the workflow-start outbox. */
+export function platformTicketWorkflowStart(input: PlatformTicketInput): WorkflowStartEntry<PlatformTicketInput> {
+  return {
+    workflowId: platformTicketWorkflowId(input.ticketId),
+    workflowType: PLATFORM_TICKET_WORKFLOW_TYPE,
+    taskQueue: PLATFORM_QUEUE,
+    args: [input],
+  };
+}

@@ -4,3 +4,4 @@ export { platformTokenExpiryWorkflow } from '../platform-token/token-expiry.work
 export { platformInvitationWorkflow } from '../platform-user/invitation.workflow';
 export { userDeactivationWorkflow } from '../platform-user/user-deactivation.workflow';
 export { platformWorkspaceDeletionWorkflow } from '../platform-workspace/workspace-deletion.workflow';
+export { platformTicketWorkflow } from '../platform-ticket/platform-ticket.workflow';

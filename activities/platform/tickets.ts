@@ -1,0 +1,14 @@
+// The platform ticket workflow's activities (workflows/platform-ticket/contract.ts): thin
+// adapters over the domain commands.
+import type { Db } from '../../db/db';
+import { applyPlatformTicketChange } from '../../domain/platform/apply-ticket-change';
+import { purgePlatformTicket } from '../../domain/platform/purge-ticket';
+import type { PlatformTicketActivities } from '../../workflows/platform-ticket/contract';
+import { withDomainFailures } from '../failures';
+
+export function createPlatformTicketActivities({ db }: { db: Db }): PlatformTicketActivities {
+  return withDomainFailures<PlatformTicketActivities>({
+    applyPlatformTicketStep: (step) => applyPlatformTicketChange(db, step),
+    purgePlatformTicket: (ticketId) => purgePlatformTicket(db, ticketId),
+  });
+}

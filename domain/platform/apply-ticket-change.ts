@@ -1,0 +1,94 @@
+// One step of a platform ticket, applied by its workflow's activity (the workflow is the
+// ticket's only writer after the create). Steps are numbered by the workflow; the row's
+// `version` says which step was applied last, so a retried activity answers the stored
+// result instead of applying the step twice. A ticket that has vanished (its workspace
+// purged) answers `{ gone: true }`: its workflow ends quietly.
+import type { Db } from '../../db/db';
+import { recordEvent, type EventType } from '../../db/repositories/events';
+import { lockPlatformTicket, publishPlatformReply, updatePlatformTicket, type PlatformTicketSets } from '../../db/repositories/platform-tickets';
+import { platformConflict, platformNotFound } from './errors';
+import { platformTicketData } from './ticket-events';
+import { factsOf, type PlatformTicketStep, type PlatformTicketStepResult } from './ticket-step';
+import type { PlatformTicketRecord } from './types';
+import { daysAfter, TICKET_RECOVERY_DAYS } from './windows.rules';
+
+export async function applyPlatformTicketChange(db: Db, step: PlatformTicketStep): Promise<PlatformTicketStepResult> {
+  return db.transaction(async (m) => {
+    const t = await lockPlatformTicket(m, step.ticketId);
+    if (!t) return { gone: true as const };
+    if (t.version >= step.version) return factsOf(t); // a retry of a step already stored
+    if (t.version !== step.version - 1) {
+      throw platformConflict(`Ticket '${t.id}' is at step ${t.version}; step ${step.version} cannot be applied`, { version: t.version });
+    }
+    const { sets, events } = plan(t, step);
+    const c = step.change;
+    if (c.kind === 'reply' && !(await publishPlatformReply(m, t.id, c.replyId, step.version, step.at))) {
+      throw platformNotFound('reply', c.replyId);
+    }
+    const after = await updatePlatformTicket(m, t.id, sets);
+    const data = eventData(after, step);
+    for (const type of events) {
+      await recordEvent(m, {
+        workspaceId: after.workspaceId,
+        type,
+        subjectId: after.id,
+        data,
+        at: step.at,
+        dedupeKey: `platform-ticket:${after.id}:${step.version}:${type}`,
+        api: 'platform',
+      });
+    }
+    return factsOf(after);
+  });
+}
+
+/** The events' `data`: the ticket as the API shows it, plus the reply's id of a reply, and the soft delete's times of a delete or restore. */
+function eventData(after: PlatformTicketRecord, step: PlatformTicketStep) {
+  const c = step.change;
+  if (c.kind === 'reply') return { ...platformTicketData(after), reply_id: c.replyId };
+  if (c.kind === 'delete' || c.kind === 'restore') {
+    const iso = (at: Date | null) => (at ? new Date(at).toISOString() : null);
+    return { ...platformTicketData(after), deleted_at: iso(after.deletedAt), purge_at: iso(after.purgeAt) };
+  }
+  return platformTicketData(after);
+}
+
+/** The columns a step sets and the events it records, from the row before it. */
+function plan(t: PlatformTicketRecord, step: PlatformTicketStep): { sets: PlatformTicketSets; events: EventType[] } {
+  const sets: PlatformTicketSets = { version: step.version, updated_at: step.at };
+  const events: EventType[] = ['ticket.updated'];
+  const c = step.change;
+  switch (c.kind) {
+    case 'patch':
+      if (c.priority !== undefined) sets.priority = c.priority;
+      if (c.tags !== undefined) sets.tags = c.tags;
+      if (c.assigneeId !== undefined) sets.assignee_id = c.assigneeId;
+      if (c.status !== undefined && c.status !== t.status) {
+        sets.status = c.status;
+        if (c.status === 'resolved') {
+          sets.resolved_at = step.at;
+          events.push('ticket.resolved');
+        } else if (c.status === 'closed') {
+          sets.closed_at = step.at;
+          events.push('ticket.closed');
+        } else {
+          sets.resolved_at = null; // open or pending again: no longer resolved
+        }
+      }
+      break;
+    case 'reply':
+      break;
+    case 'delete':
+      sets.deleted_at = step.at;
+      sets.purge_at = daysAfter(new Date(step.at), TICKET_RECOVERY_DAYS).toISOString();
+      break;
+    case 'restore':
+      sets.deleted_at = null;
+      sets.purge_at = null;
+      break;
+    case 'unassign':
+      sets.assignee_id = null;
+      break;
+  }
+  return { sets, events };
+}

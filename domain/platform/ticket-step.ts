@@ -1,0 +1,40 @@
+// The steps of a platform ticket's workflow as data (docs/platform.md, "Tickets"): what a
+// step changes, what the workflow keeps of the row after it. Pure (no db/): the workflow
+// contract re-exports these types; domain/platform/apply-ticket-change.ts applies them.
+import type { PlatformTicketPriority, PlatformTicketRecord, PlatformTicketStatus } from './types';
+
+/** What one step changes: ids, statuses and small values only (it is an activity's argument, kept in the history). */
+export type PlatformTicketChange =
+  | { kind: 'patch'; status?: PlatformTicketStatus; priority?: PlatformTicketPriority; assigneeId?: string | null; tags?: string[] }
+  | { kind: 'reply'; replyId: string }
+  | { kind: 'delete' }
+  | { kind: 'restore' }
+  | { kind: 'unassign'; userId: string };
+
+export interface PlatformTicketStep {
+  ticketId: string;
+  /** the step number this change is stored as (the row's version after it) */
+  version: number;
+  /** ISO: the step's time (updated_at, resolved_at, deleted_at, the reply's created_at) */
+  at: string;
+  change: PlatformTicketChange;
+}
+
+/** What the workflow keeps of the row after a step. */
+export interface PlatformTicketFacts {
+  version: number;
+  status: PlatformTicketStatus;
+  assigneeId: string | null;
+  /** ISO, or null when not soft-deleted */
+  purgeAt: string | null;
+}
+
+/** A step's result: the facts after it, or `gone` when the row has vanished (its workspace purged). */
+export type PlatformTicketStepResult = PlatformTicketFacts | { gone: true };
+
+export const factsOf = (t: PlatformTicketRecord): PlatformTicketFacts => ({
+  version: t.version,
+  status: t.status,
+  assigneeId: t.assigneeId,
+  purgeAt: t.deletedAt && t.purgeAt ? new Date(t.purgeAt).toISOString() : null,
+});

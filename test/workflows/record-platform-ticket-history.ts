@@ -1,0 +1,106 @@
+// Records the platform ticket histories that replay.test.ts replays:
+// - histories/platform-ticket-lifecycle.json: a ticket taken to pending with an assignee, a
+//   reply, a deactivated user's unassignment (and its repeat, unchanged), resolved,
+//   reopened, soft-deleted, restored a day later, deleted again and purged by the 30-day
+//   timer;
+// - histories/platform-ticket-closed-delete.json: the run a closed ticket's DELETE starts
+//   (update-with-start with the row's facts), through its 30-day purge.
+// On the time-skipping server with in-memory activities (the history holds what they
+// answered; the real ones run in platform-ticket-workflow.test.ts). Run after a deliberate
+// change of workflows/platform-ticket that the recorded histories cannot replay (read
+// docs/workflows.md first; keep the old files while runs of the old code may exist):
+//   npx tsx test/workflows/record-platform-ticket-history.ts
+import { WithStartWorkflowOperation } from '@temporalio/client';
+import { Worker } from '@temporalio/worker';
+import {
+  deleteTicketUpdate,
+  patchTicketUpdate,
+  PLATFORM_QUEUE,
+  PLATFORM_TICKET_WORKFLOW_TYPE,
+  platformTicketWorkflowId,
+  replyTicketUpdate,
+  restoreTicketUpdate,
+  unassignUserUpdate,
+  type PlatformTicketActivities,
+  type PlatformTicketFacts,
+} from '../../workflows/platform-ticket/contract';
+import { daysAfter, TICKET_RECOVERY_DAYS } from '../../domain/platform/windows.rules';
+import { timeSkippingEnv } from '../support/temporal';
+import { writeHistory } from './push-recorder';
+
+/** One in-memory row per ticket: what the real activity would answer. */
+function fakeActivities(): PlatformTicketActivities {
+  const rows = new Map<string, PlatformTicketFacts>();
+  return {
+    async applyPlatformTicketStep(step) {
+      const r = rows.get(step.ticketId) ?? { version: step.version - 1, status: 'open', assigneeId: 'usr_01recordedagent00000000', purgeAt: null };
+      if (r.version >= step.version) return r;
+      const c = step.change;
+      const next = { ...r, version: step.version };
+      if (c.kind === 'patch') {
+        if (c.status) next.status = c.status;
+        if (c.assigneeId !== undefined) next.assigneeId = c.assigneeId;
+      }
+      if (c.kind === 'unassign') next.assigneeId = null;
+      if (c.kind === 'delete') next.purgeAt = daysAfter(new Date(step.at), TICKET_RECOVERY_DAYS).toISOString();
+      if (c.kind === 'restore') next.purgeAt = null;
+      rows.set(step.ticketId, next);
+      return next;
+    },
+    async purgePlatformTicket(ticketId) {
+      rows.delete(ticketId);
+      return 'purged';
+    },
+  };
+}
+
+async function main() {
+  const env = await timeSkippingEnv();
+  const taskQueue = `record-${PLATFORM_QUEUE}`;
+  try {
+    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath: require.resolve('../../workflows/queues/platform'), activities: fakeActivities() });
+    await worker.runUntil(async () => {
+      const agent = 'usr_01recordedagent00000000';
+      const ticketId = 'tkt_01recordedrecordedrecord';
+      const workspaceId = 'ws_01recordedrecordedrecorde';
+      const handle = await env.client.workflow.start(PLATFORM_TICKET_WORKFLOW_TYPE, {
+        taskQueue,
+        workflowId: platformTicketWorkflowId(ticketId),
+        args: [{ ticketId, workspaceId, assigneeId: null }],
+      });
+      await handle.executeUpdate(patchTicketUpdate, { args: [{ status: 'pending', assigneeId: agent, priority: 'high', tags: ['vip'] }] });
+      await handle.executeUpdate(replyTicketUpdate, { args: [{ replyId: 'rpl_01recordedrecordedrecord' }] });
+      await handle.executeUpdate(unassignUserUpdate, { args: [{ userId: agent }] });
+      await handle.executeUpdate(unassignUserUpdate, { args: [{ userId: agent }] });
+      await handle.executeUpdate(patchTicketUpdate, { args: [{ status: 'resolved' }] });
+      await handle.executeUpdate(patchTicketUpdate, { args: [{ status: 'open' }] });
+      await handle.executeUpdate(deleteTicketUpdate);
+      await env.sleep('1 day');
+      await handle.executeUpdate(restoreTicketUpdate);
+      await env.sleep('1 hour');
+      await handle.executeUpdate(deleteTicketUpdate);
+      console.log('lifecycle', await handle.result());
+      writeHistory('platform-ticket-lifecycle', await handle.fetchHistory());
+
+      // a closed ticket's deletion: the run DELETE starts with the stored row's facts
+      const closedId = 'tkt_01recordedclosedrecorde';
+      const startWorkflowOperation = new WithStartWorkflowOperation(PLATFORM_TICKET_WORKFLOW_TYPE, {
+        workflowId: platformTicketWorkflowId(closedId),
+        taskQueue,
+        args: [{ ticketId: closedId, workspaceId, assigneeId: null }, { status: 'closed', version: 3, assigneeId: null, purgeAt: null }],
+        workflowIdConflictPolicy: 'USE_EXISTING',
+      });
+      await env.client.workflow.executeUpdateWithStart(deleteTicketUpdate, { startWorkflowOperation });
+      const closed = await startWorkflowOperation.workflowHandle();
+      console.log('closed-delete', await closed.result());
+      writeHistory('platform-ticket-closed-delete', await closed.fetchHistory());
+    });
+  } finally {
+    await env.teardown();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,108 @@
+import { allHandlersFinished, condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
+import { platformNotFound } from '../../domain/platform/errors';
+import { unassignApplies, type PlatformTicketChangeKind } from '../../domain/platform/ticket.rules';
+import type { PlatformTicketStatus } from '../../domain/platform/types';
+import { Mutex } from '../mutex';
+import { asRefusal } from '../refusal';
+import {
+  deleteTicketUpdate,
+  patchTicketUpdate,
+  platformTicketStateQuery,
+  replyTicketUpdate,
+  restoreTicketUpdate,
+  unassignUserUpdate,
+  type PlatformTicketCarried,
+  type PlatformTicketChange,
+  type PlatformTicketChangeReply,
+  type PlatformTicketInput,
+} from './contract';
+import { storage } from './platform-ticket-activities';
+import { carriedOf, describe, initialPlatformTicketState, isDeleted, refusalOf, takeResult } from './platform-ticket-state';
+
+/**
+ * One workflow per platform ticket (`platform-ticket/<tkt_id>`), started from the
+ * workflow-start outbox with the row the API stored: the single writer of its ticket.
+ * Its state table (docs/platform.md, "Tickets"):
+ *
+ * | state                  | accepts (Updates)                                                 | timers |
+ * |------------------------|-------------------------------------------------------------------|--------|
+ * | open, pending, resolved| patch (status by the transition table: 409 otherwise), reply, delete, unassignUser | — |
+ * | closed → run ends      | (a new run under the same id, started by DELETE with the row's facts, takes delete; patch and reply: 409 from the row) | — |
+ * | deleted (soft)         | restore (410 gone from purge_at on), unassignUser; the rest 404   | purge at deleted_at + 30 d |
+ * | purged / row vanished  | the run ends; a change still in flight: 404                       | —      |
+ *
+ * The transition table (domain/platform/ticket.rules.ts): open → pending, resolved,
+ * closed; pending → open, resolved, closed; resolved → open, closed; closed terminal.
+ * A restored ticket goes back to the status it had (a closed one: its run ends again).
+ * Every change is validated (the API's synchronous 409/404/410), then applied as the next
+ * numbered step, one at a time under the lock, re-checked once it holds it.
+ */
+export async function platformTicketWorkflow(input: PlatformTicketInput, carried?: PlatformTicketCarried): Promise<'closed' | 'purged'> {
+  const state = initialPlatformTicketState(input, carried);
+  const oneChangeAtATime = new Mutex();
+  const gone = () => asRefusal(platformNotFound('ticket', input.ticketId));
+
+  const check = (kind: PlatformTicketChangeKind, requested?: PlatformTicketStatus): void => {
+    const refused = refusalOf(input, state, kind, Date.now(), requested);
+    if (refused) throw refused;
+  };
+  /** Stores `change` as the next step under the lock (re-checked once held). */
+  const step = (change: PlatformTicketChange, recheck: () => void): Promise<PlatformTicketChangeReply> =>
+    oneChangeAtATime.runExclusive(async () => {
+      recheck();
+      const version = state.version + 1;
+      const result = await storage.applyPlatformTicketStep({ ticketId: input.ticketId, version, at: new Date().toISOString(), change });
+      if (!takeResult(state, result)) throw gone();
+      return { ticketId: input.ticketId, version: state.version, status: state.status, changed: true };
+    });
+  const unchanged = (): PlatformTicketChangeReply => ({ ticketId: input.ticketId, version: state.version, status: state.status, changed: false });
+
+  // ── what each state accepts ──
+  setHandler(platformTicketStateQuery, () => describe(state));
+  setHandler(patchTicketUpdate, (change) => step({ kind: 'patch', ...change }, () => check('patch', change.status)), {
+    validator: (change) => check('patch', change.status),
+  });
+  setHandler(replyTicketUpdate, ({ replyId }) => step({ kind: 'reply', replyId }, () => check('reply')), {
+    validator: (_reply) => check('reply'),
+  });
+  setHandler(deleteTicketUpdate, () => step({ kind: 'delete' }, () => check('delete')), { validator: () => check('delete') });
+  setHandler(restoreTicketUpdate, () => step({ kind: 'restore' }, () => check('restore')), { validator: () => check('restore') });
+  setHandler(unassignUserUpdate, ({ userId }) =>
+    oneChangeAtATime.runExclusive(async () => {
+      if (state.gone || !unassignApplies(state, userId)) return unchanged();
+      const result = await storage.applyPlatformTicketStep({ ticketId: input.ticketId, version: state.version + 1, at: new Date().toISOString(), change: { kind: 'unassign', userId } });
+      return takeResult(state, result) ? { ...unchanged(), changed: true } : unchanged();
+    }),
+  );
+
+  // ── the purge timer: fires only if, once the lock is held, the ticket is still deleted and due ──
+  const purgeIfDue = () =>
+    oneChangeAtATime.runExclusive(async () => {
+      if (!isDeleted(state) || state.gone || state.purgeAt! > Date.now()) return;
+      if ((await storage.purgePlatformTicket(input.ticketId)) === 'purged') state.gone = true;
+      else state.purgeAt = null; // cannot happen while this run is the only writer
+    });
+
+  // ── open / pending / resolved, deleted: wait for the next step or the purge ──
+  for (;;) {
+    if (state.gone) break;
+    const seen = state.version;
+    const moved = () => state.version !== seen || state.gone;
+    if (isDeleted(state)) {
+      if (!(await condition(moved, Math.max(state.purgeAt! - Date.now(), 1)))) await purgeIfDue();
+    } else if (state.status === 'closed') {
+      // closed: the run ends once no change is in flight (one may have deleted it meanwhile)
+      await condition(allHandlersFinished);
+      if (state.status === 'closed' && !isDeleted(state)) break;
+    } else {
+      await condition(moved);
+    }
+    if (workflowInfo().continueAsNewSuggested && !oneChangeAtATime.locked && !state.gone) {
+      await condition(allHandlersFinished);
+      await continueAsNew<typeof platformTicketWorkflow>(input, carriedOf(state));
+    }
+  }
+  // ── closed, or purged / vanished: the run ends ──
+  await condition(allHandlersFinished);
+  return state.gone ? 'purged' : 'closed';
+}
