@@ -335,6 +335,31 @@ describe('DELETE /users/{id} and POST /users/{id}/reactivate', () => {
     assert.equal((await api.request('POST', `/platform/v1/users/${target.id}/reactivate`, { token: t.adminToken })).status, 200);
   });
 
+  it("end to end: the deactivation unassigns each open ticket through the ticket's own workflow", async () => {
+    const t = await platformTenant(api);
+    const target = await member(t, 'agent');
+    const create = (subject: string) =>
+      api.request('POST', '/platform/v1/tickets', {
+        token: t.adminToken,
+        body: { subject, channel_id: t.channelIds.web, contact_email: 'player@example.com', assignee_id: target.id },
+      });
+    const [open, pending, resolved] = [await create('Open'), await create('Pending'), await create('Resolved')];
+    for (const r of [open, pending, resolved]) assert.equal(r.status, 201, JSON.stringify(r.body));
+    const patch = (id: string, status: string) => api.request('PATCH', `/platform/v1/tickets/${id}`, { token: t.adminToken, body: { status } });
+    assert.equal((await patch(pending.body.id, 'pending')).status, 200);
+    assert.equal((await patch(resolved.body.id, 'resolved')).status, 200);
+
+    const res = await api.request('DELETE', `/platform/v1/users/${target.id}`, { token: t.adminToken });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.unassigned_tickets, 2);
+    const result = await api.deps.temporal.workflow.getHandle(userDeactivationWorkflowId(target.id, 1));
+    await eventually(async () => (await result.query(deactivationStateQuery).catch(() => null)) === 'waiting', { what: 'unassigning done' });
+    const assignee = async (id: string) => (await api.request('GET', `/platform/v1/tickets/${id}`, { token: t.adminToken })).body.assignee_id;
+    assert.equal(await assignee(open.body.id), null);
+    assert.equal(await assignee(pending.body.id), null);
+    assert.equal(await assignee(resolved.body.id), target.id, 'a resolved ticket keeps its assignee');
+  });
+
   it('reactivation at 89 d 23 h is a 200, at 90 d a 410 (the request path clock); an erased user is a 410', async () => {
     const t = await platformTenant(api);
     const early = await member(t, 'agent');
