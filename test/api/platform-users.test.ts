@@ -411,6 +411,34 @@ describe('DELETE /users/{id} and POST /users/{id}/reactivate', () => {
   });
 });
 
+describe('hostile input', () => {
+  it('is a 4xx in the platform envelope, never a 500', async () => {
+    const t = await platformTenant(api);
+    const cases: [string, string, Record<string, unknown>][] = [
+      ['POST', '/platform/v1/users/invite', { body: { email: 'a@b.example', name: 'x'.repeat(201), role: 'agent' } }],
+      ['POST', '/platform/v1/users/invite', { body: { email: 'a@b.example', name: 'A', role: 'agent', extra: 1 } }],
+      ['POST', '/platform/v1/users/invite', { body: { email: ['a@b.example'], name: 'A', role: 'agent' } }],
+      ['POST', '/platform/v1/users/invite', { rawBody: '{"email":', headers: { 'content-type': 'application/json' } }],
+      ['PATCH', `/platform/v1/users/${t.agentUserId}`, { body: { role: 'root' } }],
+      ['PATCH', `/platform/v1/users/${t.agentUserId}`, { body: { name: '' } }],
+      ['PATCH', `/platform/v1/users/${t.agentUserId}`, { body: null }],
+      ['GET', '/platform/v1/users?page=0', {}],
+      ['GET', `/platform/v1/users?workspace_id=${'w'.repeat(65)}`, {}],
+      ['DELETE', `/platform/v1/users/${'u'.repeat(500)}`, {}],
+      ['POST', `/platform/v1/users/%E2%80%AE/reactivate`, {}],
+      ['POST', '/platform/v1/users/activate', { body: { token: 'x'.repeat(201) } }],
+      ['POST', '/platform/v1/users/activate', { body: { token: 42 } }],
+      ['POST', '/platform/v1/users/activate', { body: {} }],
+      ['POST', '/platform/v1/users/activate', { rawBody: 'token=abc', headers: { 'content-type': 'application/x-www-form-urlencoded' } }],
+    ];
+    for (const [method, path, opts] of cases) {
+      const res = await api.request(method, path, { token: t.adminToken, ...opts });
+      assert.ok(res.status >= 400 && res.status < 500, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+      assertPlatformError(res, res.status);
+    }
+  });
+});
+
 describe('the OpenAPI document', () => {
   it('is valid OpenAPI 3.0 and describes every users path (the activation without a bearer token)', async () => {
     const doc = (await api.request('GET', '/platform/v1/openapi.json')).body;
