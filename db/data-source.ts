@@ -25,6 +25,7 @@ import { WebhookApis1732220000001 } from './migrations/1732220000001-WebhookApis
 import { Platform1732230000001 } from './migrations/1732230000001-Platform';
 import { PlatformUserLifecycle1732230000030 } from './migrations/1732230000030-PlatformUserLifecycle';
 import { PlatformTickets1732230000040 } from './migrations/1732230000040-PlatformTickets';
+import { PlatformTicketsLiveIndex1732230000050 } from './migrations/1732230000050-PlatformTicketsLiveIndex';
 
 // Schema changes only ever come from the hand-written migrations listed here;
 // `synchronize` stays off so TypeORM never alters a table by itself.
@@ -49,6 +50,7 @@ export const MIGRATIONS = [
   Platform1732230000001,
   PlatformUserLifecycle1732230000030,
   PlatformTickets1732230000040,
+  PlatformTicketsLiveIndex1732230000050,
 ];
 
 /** The node-postgres pool TypeORM built for each DataSource (set by `initialize()`). */

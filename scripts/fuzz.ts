@@ -146,7 +146,8 @@ async function main(): Promise<number> {
     // the fuzzer sends thousands of requests with one key: the spec limits would 429 it
     RATE_LIMITS:
       'starter=1000000,growth=1000000,scale=1000000,push-auth-ip=1000000,push-token=1000000,push-anonymous-ip=1000000,' +
-      'push-devices-register=1000000,push-event-fire=1000000,push-notifications-send=1000000,push-trial-ip=1000000',
+      'push-devices-register=1000000,push-event-fire=1000000,push-notifications-send=1000000,push-trial-ip=1000000,' +
+      'platform-read=1000000,platform-write=1000000,platform-anonymous-ip=1000000',
     DEMO_CREDENTIALS_FILE: join(tmp, 'credentials.json'),
   };
   for (const k of Object.keys(env)) if (k.startsWith('TRIAGE_OPENAI_') || k.startsWith('POSTMARK_') || k === 'SMTP_URL') delete env[k]; // no mail leaves the machine
@@ -157,8 +158,10 @@ async function main(): Promise<number> {
   const bootstrapped = JSON.parse(execFileSync(TSX, ['scripts/admin.ts', 'bootstrap'], { cwd: ROOT, env, encoding: 'utf8' }));
   const creds = bootstrapped.ticketing;
   const pushCreds = bootstrapped.push;
+  // /platform/v1: the demo organisation admin's token (test environment), its workspace offered as ids
+  const platformCreds = bootstrapped.platform;
   // onboarding: the super-admin pass approves and rejects the requests the fuzzer submits
-  for (const queue of ['ticketing', 'webhooks', 'onboarding']) {
+  for (const queue of ['ticketing', 'webhooks', 'onboarding', 'platform']) {
     const w = startChild(`worker-${queue}`, TSX, ['workers/main.ts', queue], { cwd: ROOT, env: { ...env, LOG_LEVEL: 'info' }, logDir });
     await waitFor(`worker ${queue}`, async () => (await import('node:fs')).readFileSync(w.logFile, 'utf8').includes('worker started'), 120_000, w);
   }
@@ -207,7 +210,45 @@ async function main(): Promise<number> {
   });
   if (!trial.ok) throw new Error(`could not submit the fuzz trial request: ${trial.status} ${await trial.text()}`);
   const trialId = ((await trial.json()) as { id: string }).id;
-  const authHeader = (doc: string) => (doc.startsWith('/api/v1/') ? `Bearer ${pushToken}` : `Bearer ${creds.apiKey}`);
+  const authHeader = (doc: string) =>
+    doc.startsWith('/api/v1/') ? `Bearer ${pushToken}` : doc.startsWith('/platform/v1/') ? `Bearer ${platformCreds.adminToken}` : `Bearer ${creds.apiKey}`;
+  // /platform/v1: a ticket and the workspace's channels and users offered as ids, so the
+  // fuzzer walks past the lookups (changing, replying to, deleting and restoring them)
+  const platformHeaders = { authorization: `Bearer ${platformCreds.adminToken}`, 'content-type': 'application/json' };
+  const platformWorkspace = (await (await fetch(`${base}/platform/v1/workspaces/${platformCreds.workspaceId}`, { headers: platformHeaders })).json()) as {
+    channels: Array<{ id: string }>;
+  };
+  const platformUsers = (await (await fetch(`${base}/platform/v1/users`, { headers: platformHeaders })).json()) as { data: Array<{ id: string }> };
+  const platformTicket = await fetch(`${base}/platform/v1/tickets`, {
+    method: 'POST',
+    headers: platformHeaders,
+    body: JSON.stringify({ subject: 'Fuzz', channel_id: platformWorkspace.channels[0].id, contact_email: 'fuzz@players.test' }),
+  });
+  if (!platformTicket.ok) throw new Error(`could not create the fuzz platform ticket: ${platformTicket.status} ${await platformTicket.text()}`);
+  const platformTicketId = ((await platformTicket.json()) as { id: string }).id;
+  const platformConfig = join(tmp, 'schemathesis-platform.toml');
+  writeFileSync(
+    platformConfig,
+    [
+      '[dictionaries.workspace]',
+      `values = ["${platformCreds.workspaceId}"]`,
+      '[dictionaries.channel]',
+      `values = [${platformWorkspace.channels.map((c) => `"${c.id}"`).join(', ')}]`,
+      '[dictionaries.user]',
+      `values = [${platformUsers.data.map((u) => `"${u.id}"`).join(', ')}]`,
+      '[dictionaries.entity]',
+      `values = ["${platformTicketId}", "${platformCreds.workspaceId}", ${platformUsers.data.map((u) => `"${u.id}"`).join(', ')}]`,
+      '[parameters]',
+      '"path.id" = { dictionary = "entity", probability = 0.6 }',
+      '"body.workspace_id" = { dictionary = "workspace", probability = 0.7 }',
+      '"query.workspace_id" = { dictionary = "workspace", probability = 0.5 }',
+      '"body.channel_id" = { dictionary = "channel", probability = 0.7 }',
+      '"query.channel" = { dictionary = "channel", probability = 0.3 }',
+      '"body.assignee_id" = { dictionary = "user", probability = 0.5 }',
+      '"query.assignee" = { dictionary = "user", probability = 0.3 }',
+      '',
+    ].join('\n'),
+  );
   const config = join(tmp, 'schemathesis.toml');
   writeFileSync(
     config,
@@ -252,7 +293,7 @@ async function main(): Promise<number> {
       log(`schemathesis ${label}`);
       const code = await run(
         schemathesis,
-        ['--config-file', config, 'run', `${base}${doc}`, '--checks', CHECKS, '-H', `Authorization: ${auth}`,
+        ['--config-file', doc.startsWith('/platform/v1/') ? platformConfig : config, 'run', `${base}${doc}`, '--checks', CHECKS, '-H', `Authorization: ${auth}`,
           '--max-examples', MAX_EXAMPLES, '--seed', SEED, '--workers', '1',
           '--request-timeout', '40', '--phases', 'examples,coverage,fuzzing', '--no-color',
           '--generation-database', 'none', '--suppress-health-check', 'all', '--warnings', 'off',

@@ -1,6 +1,5 @@
 // The trial request workflow's activities (workflows/onboarding/contract.ts) over the
 // onboarding commands (domain/onboarding). Times arrive as ISO strings from the workflow.
-import { Context } from '@temporalio/activity';
 import type { Db } from '../../db/db';
 import { provisionTrial, rejectTrialRequest } from '../../domain/onboarding/decide-trial-request';
 import { sendSetupEmail, sendTrialReminder } from '../../domain/onboarding/emails';
@@ -9,6 +8,7 @@ import { expireTrial, extendTrial } from '../../domain/onboarding/trial-clock';
 import type { EmailChain } from '../../lib/email/types';
 import type { TrialRequestActivities } from '../../workflows/onboarding/contract';
 import { withDomainFailures } from '../failures';
+import { heartbeating } from '../heartbeat';
 
 export interface TrialRequestActivityDeps {
   db: Db;
@@ -16,20 +16,6 @@ export interface TrialRequestActivityDeps {
   /** lib/setup-tokens.ts setupTokenKey */
   tokenKey: Buffer;
   appUrl: string;
-}
-
-/**
- * An email step beats every second while the chain works (its providers may take
- * EMAIL_TIMEOUT_MS each): the workflow's heartbeat timeout then retries it on another
- * worker seconds after its worker died, not after the whole start-to-close time.
- */
-async function heartbeating<T>(step: () => Promise<T>): Promise<T> {
-  const beat = setInterval(() => Context.current().heartbeat(), 1000);
-  try {
-    return await step();
-  } finally {
-    clearInterval(beat);
-  }
 }
 
 export function createTrialRequestActivities(deps: TrialRequestActivityDeps): TrialRequestActivities {

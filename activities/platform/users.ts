@@ -1,16 +1,17 @@
 // The platform user workflows' activities (workflows/platform-user/contract.ts): the
 // invitation email, the deactivation's ticket Updates, reactivation and erasure.
-import { Context } from '@temporalio/activity';
 import { WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import type { Db } from '../../db/db';
-import { erasePlatformUser, listOpenTicketIdsAssignedTo, reactivatePlatformUser } from '../../db/repositories/platform-users';
+import { erasePlatformUser, listOpenTicketIdsAssignedTo } from '../../db/repositories/platform-users';
 import { findWorkflowStart } from '../../db/repositories/workflow-starts';
 import { sendInvitationEmail } from '../../domain/platform/invitation-email';
+import { reactivateWithSignInLink } from '../../domain/platform/reactivate-with-sign-in-link';
 import type { EmailChain } from '../../lib/email/types';
 import { platformTicketWorkflowId, unassignUserUpdate } from '../../workflows/platform-ticket/contract';
-import type { PlatformUserActivities } from '../../workflows/platform-user/contract';
+import { platformInvitationStart, type PlatformUserActivities } from '../../workflows/platform-user/contract';
 import { withDomainFailures } from '../failures';
+import { heartbeating } from '../heartbeat';
 
 export interface PlatformUserActivityDeps {
   db: Db;
@@ -20,16 +21,6 @@ export interface PlatformUserActivityDeps {
   appUrl: string;
   /** sends the ticket Updates (workflow code cannot send an Update itself) */
   client?: Client;
-}
-
-/** An email step beats while the chain works, so a dead worker's attempt is retried within seconds. */
-async function heartbeating<T>(step: () => Promise<T>): Promise<T> {
-  const beat = setInterval(() => Context.current().heartbeat(), 1000);
-  try {
-    return await step();
-  } finally {
-    clearInterval(beat);
-  }
 }
 
 export function createPlatformUserActivities(deps: PlatformUserActivityDeps): PlatformUserActivities {
@@ -52,7 +43,9 @@ export function createPlatformUserActivities(deps: PlatformUserActivityDeps): Pl
         return 'skipped'; // ended or purged: nothing of it to unassign
       }
     },
-    reactivatePlatformUser: ({ userId, deactivation, at }) => reactivatePlatformUser(db, userId, deactivation, new Date(at)),
+    // active again, with a sign-in link by email when they were active (their tokens stay revoked)
+    reactivatePlatformUser: ({ userId, deactivation, at }) =>
+      reactivateWithSignInLink(db, { userId, deactivation, at: new Date(at), tokenKey: deps.tokenKey, emailStart: platformInvitationStart }),
     erasePlatformUser: ({ userId, deactivation, at }) => erasePlatformUser(db, userId, deactivation, new Date(at)),
   });
 }

@@ -9,7 +9,7 @@ import { PlatformWorkspace } from './platform-workspace.entity';
 @Check('platform_tickets_environment_check', `environment IN ('live','test')`)
 @Check('platform_tickets_priority_check', `priority IN ('critical','high','normal','low')`)
 @Check('platform_tickets_status_check', `status IN ('open','pending','resolved','closed')`)
-@Index('platform_tickets_list', ['workspaceId', 'environment', 'createdAt', 'id'])
+@Index('platform_tickets_live', { synchronize: false }) // (workspace_id, environment, created_at DESC, id DESC) WHERE deleted_at IS NULL: the list and its total
 @Index('platform_tickets_assignee', ['assigneeId'])
 @Index('platform_tickets_status', { synchronize: false }) // (workspace_id, environment, status, created_at DESC, id DESC): ?status=
 @Index('platform_tickets_tags', { synchronize: false }) // USING gin (tags): ?tag=

@@ -13,21 +13,11 @@ export const PLATFORM_TICKET_COLUMNS = `t.id, t.organization_id AS "organization
 
 const REPLY_COLUMNS = `r.id, r.ticket_id AS "ticketId", r.author_id AS "authorId", r.body, r.created_at AS "createdAt"`;
 
-export interface NewPlatformTicket {
-  id: string;
-  organizationId: string;
-  workspaceId: string;
-  environment: PlatformEnvironment;
-  channelId: string;
-  subject: string;
-  body: string;
-  contactEmail: string;
-  priority: PlatformTicketPriority;
-  assigneeId: string | null;
-  tags: string[];
-  createdBy: string;
-  createdAt: Date;
-}
+/** A new ticket's row: the record's own fields as the create stores them. */
+export type NewPlatformTicket = Pick<
+  PlatformTicketRecord,
+  'id' | 'organizationId' | 'workspaceId' | 'environment' | 'channelId' | 'subject' | 'body' | 'contactEmail' | 'priority' | 'assigneeId' | 'tags' | 'createdAt'
+> & { createdBy: string };
 
 /** Inserts a new ticket (open, version 1); an id already stored is left as it is (null). */
 export async function insertPlatformTicket(executor: Executor, t: NewPlatformTicket): Promise<PlatformTicketRecord | null> {

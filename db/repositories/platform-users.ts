@@ -152,10 +152,13 @@ export async function deactivatePlatformUser(executor: Executor, id: string, at:
  * user is not in that deactivation.
  */
 export async function reactivatePlatformUser(executor: SqlExecutor, id: string, deactivations: number, at: Date): Promise<'active' | 'invited' | null> {
+  // a retry of a reactivation that committed (same deactivation, same instant) answers as the first
   const { rows } = await sql<{ status: 'active' | 'invited' }>(
     executor,
     `UPDATE platform_users SET status = CASE WHEN activated_at IS NULL THEN 'invited' ELSE 'active' END, deactivated_at = NULL, updated_at = $3
-      WHERE id = $1 AND status = 'deactivated' AND deactivations = $2 RETURNING status`,
+      WHERE id = $1 AND deactivations = $2
+        AND (status = 'deactivated' OR (status IN ('active', 'invited') AND deactivated_at IS NULL AND updated_at = $3))
+      RETURNING status`,
     [id, deactivations, at],
   );
   return rows[0]?.status ?? null;
@@ -200,7 +203,8 @@ export async function voidActivationTokens(executor: Executor, userId: string, a
 export async function insertActivationToken(executor: Executor, t: { tokenHash: string; userId: string; workspaceId: string; expiresAt: Date; createdAt: Date }): Promise<void> {
   await sql(
     executor,
-    `INSERT INTO platform_activation_tokens (token_hash, user_id, workspace_id, expires_at, created_at) VALUES ($1, $2, $3, $4, $5)`,
+    `INSERT INTO platform_activation_tokens (token_hash, user_id, workspace_id, expires_at, created_at) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (token_hash) DO NOTHING`,
     [t.tokenHash, t.userId, t.workspaceId, t.expiresAt, t.createdAt],
   );
 }

@@ -171,3 +171,17 @@ export async function deletePlatformWorkspaceWithData(
   await sql(executor, `DELETE FROM platform_workspaces WHERE id = $1`, [id]);
   return { tickets: tickets.length, tokens: tokens.length, events: events.rowCount ?? 0 };
 }
+
+/**
+ * The tickets of a workspace whose workflow may still run: every ticket not closed (an
+ * open ticket's workflow waits for its next change) and every soft-deleted one (its run
+ * keeps the 30-day timer). A closed, undeleted ticket's run has ended.
+ */
+export async function listRunningPlatformTicketIds(executor: SqlExecutor, workspaceId: string): Promise<string[]> {
+  const { rows } = await sql<{ id: string }>(
+    executor,
+    `SELECT id FROM platform_tickets WHERE workspace_id = $1 AND (status <> 'closed' OR deleted_at IS NOT NULL)`,
+    [workspaceId],
+  );
+  return rows.map((r) => r.id);
+}

@@ -1,5 +1,5 @@
 // POST /users/activate (docs/platform.md, "Users"): the single-use link of an invitation
-// makes the invited user active and gives them a first `service_test_` token in the
+// (or of a reactivation) makes the invited user active and gives them a first `service_test_` token in the
 // invitation's workspace, in one transaction. An unknown, used, voided or expired link takes
 // the same path (hash, look up, check) and gets the same 400.
 import type { Db } from '../../db/db';
@@ -23,8 +23,11 @@ export async function activateInvitedUser(db: Db, token: string, now: Date): Pro
     const link = await findActivationToken(m, hash, { lock: true });
     if (!link || link.usedAt || link.expiresAt.getTime() <= now.getTime()) throw invalidActivationLink();
     const workspaceId = link.workspaceId ?? user?.workspaceIds[0];
-    if (!user || user.status !== 'invited' || !workspaceId) throw invalidActivationLink();
-    if (!(await spendActivationToken(m, link.tokenHash, now)) || !(await activatePlatformUser(m, user.id, now))) throw invalidActivationLink();
+    // an invited user's invitation, or a reactivated (active) user's sign-in link
+    // (domain/platform/reactivate-with-sign-in-link.ts): every other link was spent or voided
+    if (!user || (user.status !== 'invited' && user.status !== 'active') || !workspaceId) throw invalidActivationLink();
+    if (!(await spendActivationToken(m, link.tokenHash, now))) throw invalidActivationLink();
+    if (user.status === 'invited' && !(await activatePlatformUser(m, user.id, now))) throw invalidActivationLink();
     const issued = await issuePlatformToken(m, {
       organizationId: user.organizationId,
       workspaceId,

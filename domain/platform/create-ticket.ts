@@ -10,20 +10,13 @@ import { insertPlatformTicket, isActivePlatformWorker } from '../../db/repositor
 import type { PlatformCaller } from './access.rules';
 import { platformConflict, platformInvalidField } from './errors';
 import { platformTicketData } from './ticket-events';
-import type { PlatformEnvironment, PlatformTicketPriority, PlatformTicketRecord } from './types';
+import type { PlatformTicketRecord } from './types';
 
-export interface NewTicketInput {
-  ticketId: string;
-  environment: PlatformEnvironment;
-  channelId: string;
-  subject: string;
-  body: string;
-  contactEmail: string;
-  priority: PlatformTicketPriority;
-  assigneeId: string | null;
-  tags: string[];
-  now: Date;
-}
+/** What POST /tickets asks for, in the caller's workspace and environment. */
+export type NewTicketInput = Pick<
+  PlatformTicketRecord,
+  'environment' | 'channelId' | 'subject' | 'body' | 'contactEmail' | 'priority' | 'assigneeId' | 'tags'
+> & { ticketId: string; now: Date };
 
 /** Refuses a channel or an assignee the workspace does not have (400 on that field). */
 export async function checkTicketReferences(executor: Executor, workspaceId: string, refs: { channelId?: string; assigneeId?: string | null }): Promise<void> {

@@ -26,6 +26,20 @@ export function invitationEmail(to: string, name: string, url: string, expiresAt
   return { to, subject: 'Activate your support platform account', text, tag: 'platform-invitation', logText: `platform activation link for ${to}: ${url}` };
 }
 
+/** The email of a reactivated user: their access is back, and this link gives them a first token again. */
+export function signInAgainEmail(to: string, name: string, url: string, expiresAt: Date): EmailMessage {
+  const text = [
+    `Hi ${name},`,
+    '',
+    'Your access to the support platform was restored. Your earlier API tokens stay revoked; get a new one with this link:',
+    '',
+    url,
+    '',
+    `It works once and until ${expiresAt.toISOString()}. It gives you a sandbox API token (service_test_…); make others with it.`,
+  ].join('\n');
+  return { to, subject: 'Your support platform access is restored', text, tag: 'platform-reactivation', logText: `platform sign-in link for ${to}: ${url}` };
+}
+
 /**
  * Emails the link `linkId` of invited user `userId`: 'sent' when a provider took it,
  * 'logged' when none is configured and the log line took it, 'void' when the link is no
@@ -35,8 +49,11 @@ export function invitationEmail(to: string, name: string, url: string, expiresAt
 export async function sendInvitationEmail(db: Db, deps: InvitationEmailDeps, input: { userId: string; linkId: string }, now: Date): Promise<'sent' | 'logged' | 'void'> {
   const token = activationTokenOf(deps.tokenKey, input.linkId);
   const [link, user] = await Promise.all([findActivationToken(db, hashActivationToken(token)), findPlatformUserView(db, input.userId)]);
-  if (!link || link.usedAt || link.expiresAt.getTime() <= now.getTime() || !user || user.status !== 'invited' || !user.email) return 'void';
-  const outcome = await deps.chain.send(invitationEmail(user.email, user.name ?? user.email, activationUrlOf(deps.appUrl, token), link.expiresAt));
+  if (!link || link.usedAt || link.expiresAt.getTime() <= now.getTime() || !user || !user.email) return 'void';
+  if (user.status !== 'invited' && user.status !== 'active') return 'void';
+  // an active user's open link is a reactivation's sign-in link (activation spends an invitation's)
+  const compose = user.status === 'active' ? signInAgainEmail : invitationEmail;
+  const outcome = await deps.chain.send(compose(user.email, user.name ?? user.email, activationUrlOf(deps.appUrl, token), link.expiresAt));
   if (outcome.delivered) return 'sent';
   if (deps.chain.providers.length > 1) throw new Error(`invitation email not accepted: ${outcome.errors.join('; ')}`);
   return 'logged';

@@ -10,7 +10,8 @@ import type { TestApi } from '../support/api';
 import { eventually } from '../support/eventually';
 import { validateOpenApi } from '../support/openapi-validator';
 import { assertPlatformError, platformTenant, startPlatformApi } from '../support/platform';
-import { DAY, invite, inviteeEmail, member, openTicket } from './platform-users-helpers';
+import { mailSoFar, receivedMail } from '../support/mail';
+import { DAY, invite, inviteeEmail, linkTokenIn, member, openTicket } from './platform-users-helpers';
 
 let api: TestApi;
 beforeAll(async () => {
@@ -101,6 +102,32 @@ describe('DELETE /users/{id} and POST /users/{id}/reactivate', () => {
     const second = api.deps.temporal.workflow.getHandle(userDeactivationWorkflowId(target.id, 2));
     await eventually(async () => (await second.query(deactivationStateQuery).catch(() => null)) === 'waiting', { what: 'the second deactivation' });
     assert.equal((await api.request('POST', `/platform/v1/users/${target.id}/reactivate`, { token: t.adminToken })).status, 200);
+  });
+
+  it('a reactivated user gets a sign-in link by email: it gives them a first token again, once', async () => {
+    const t = await platformTenant(api);
+    const email = inviteeEmail('back');
+    const invited = await invite(api, t.adminToken, { email, name: 'Back', role: 'agent' });
+    assert.equal(invited.status, 201);
+    const invitation = linkTokenIn((await receivedMail((m) => m.to.includes(email.toLowerCase()))).raw);
+    const activated = await api.request('POST', '/platform/v1/users/activate', { body: { token: invitation } });
+    assert.equal(activated.status, 201, JSON.stringify(activated.body));
+    const id = invited.body.id;
+
+    assert.equal((await api.request('DELETE', `/platform/v1/users/${id}`, { token: t.adminToken })).status, 200);
+    const handle = api.deps.temporal.workflow.getHandle(userDeactivationWorkflowId(id, 1));
+    await eventually(async () => (await handle.query(deactivationStateQuery).catch(() => null)) === 'waiting', { what: 'the deactivation waiting' });
+    assert.equal((await api.request('POST', `/platform/v1/users/${id}/reactivate`, { token: t.adminToken })).status, 200);
+    assertPlatformError(await api.request('GET', '/platform/v1/users', { token: activated.body.token.token }), 401, 'unauthorized');
+
+    const signIn = await eventually(async () => mailSoFar((m) => m.to.includes(email.toLowerCase()) && /restored/.test(m.raw))[0], { what: 'the sign-in email' });
+    const link = linkTokenIn(signIn.raw);
+    assert.notEqual(link, invitation);
+    const back = await api.request('POST', '/platform/v1/users/activate', { body: { token: link } });
+    assert.equal(back.status, 201, JSON.stringify(back.body));
+    assert.equal(back.body.user.status, 'active');
+    assert.equal((await api.request('GET', '/platform/v1/users', { token: back.body.token.token })).status, 200);
+    assertPlatformError(await api.request('POST', '/platform/v1/users/activate', { body: { token: link } }), 400, 'validation_failed');
   });
 
   it("end to end: the deactivation unassigns each open ticket through the ticket's own workflow", async () => {

@@ -44,7 +44,7 @@ beforeAll(async () => {
     connection: env.nativeConnection,
     taskQueue: TASK_QUEUE,
     workflowBundle: await workflowBundle(),
-    activities: createPlatformWorkspaceActivities({ db }),
+    activities: createPlatformWorkspaceActivities({ db, client: env.client }),
   });
   running = worker.run();
 }, 120_000);
@@ -121,11 +121,25 @@ test('restorable at 29 d 23 h: the Update sets it active, its data untouched, an
 test('gone at 30 d with all its data (not a minute earlier); its users and another tenant stay', async () => {
   const t = await tenantWithData();
   const bystander = await tenantWithData();
+  // a second, open ticket whose run waits under platform-ticket/<id> (a stand-in that sleeps
+  // for a year): the purge must end it, as nothing could reach it once its row is gone
+  const open = newId('tkt');
+  await db.query(
+    `INSERT INTO platform_tickets (id, organization_id, workspace_id, environment, channel_id, subject, contact_email, priority)
+     VALUES ($1, $2, $3, 'test', $4, 'Still open', 'player@example.com', 'normal')`,
+    [open, t.organizationId, t.workspaceId, t.channelIds.email],
+  );
+  const standIn = await env.client.workflow.start('platformTokenExpiryWorkflow', {
+    taskQueue: TASK_QUEUE,
+    workflowId: platformTicketWorkflowId(open),
+    args: [{ tokenId: open, expiresAt: new Date((await env.currentTimeMs()) + 365 * DAY).toISOString() }],
+  });
   const { handle, purgeAt } = await deleteWorkspace(t);
 
   await sleepUntil(purgeAt - MIN);
   assert.equal((await rowOf(t.workspaceId))?.status, 'pending_deletion', 'still there a minute before');
-  assert.equal(await count('platform_tickets', 'workspace_id', t.workspaceId), 1);
+  assert.equal(await count('platform_tickets', 'workspace_id', t.workspaceId), 2);
+  assert.equal((await standIn.describe()).status.name, 'RUNNING', "the open ticket's run is left alone until the purge");
 
   await sleepUntil(purgeAt);
   assert.equal(await handle.result(), 'purged');
@@ -144,5 +158,6 @@ test('gone at 30 d with all its data (not a minute earlier); its users and anoth
   assert.equal(await findWorkflowStart(db, platformTicketWorkflowId(t.ticketId)), null, "the ticket's pending start removed");
   assert.ok(await findWorkflowStart(db, platformTicketWorkflowId(bystander.ticketId)), "another tenant's pending start kept");
   assert.equal(await count('platform_users', 'organization_id', t.organizationId), 2, "the organisation's users stay");
+  assert.equal((await standIn.describe()).status.name, 'CANCELLED', "the open ticket's run was ended with its workspace");
   await forgetWorkflowStarts(db, [platformTicketWorkflowId(bystander.ticketId)]);
 });
