@@ -175,14 +175,29 @@ export async function erasePlatformUser(executor: SqlExecutor, id: string, deact
   return rows.length > 0;
 }
 
-/** The user's open tickets (open or pending, not deleted): what a deactivation unassigns. */
-export async function listOpenTicketIdsAssignedTo(executor: SqlExecutor, userId: string): Promise<string[]> {
+/**
+ * A page of the user's open tickets (open or pending, not deleted), what a deactivation
+ * unassigns, in id order after `afterId` (null: from the start).
+ */
+export async function listOpenTicketIdsAssignedTo(executor: SqlExecutor, userId: string, afterId: string | null = null, limit = 500): Promise<string[]> {
   const { rows } = await sql<{ id: string }>(
     executor,
-    `SELECT id FROM platform_tickets WHERE assignee_id = $1 AND status IN ('open', 'pending') AND deleted_at IS NULL ORDER BY created_at, id`,
-    [userId],
+    `SELECT id FROM platform_tickets
+      WHERE assignee_id = $1 AND status IN ('open', 'pending') AND deleted_at IS NULL AND ($2::text IS NULL OR id > $2)
+      ORDER BY id LIMIT $3`,
+    [userId, afterId, limit],
   );
   return rows.map((r) => r.id);
+}
+
+/** How many open tickets the user has (what DELETE /users/{id} answers as `unassigned_tickets`). */
+export async function countOpenTicketsAssignedTo(executor: SqlExecutor, userId: string): Promise<number> {
+  const { rows } = await sql<{ n: number }>(
+    executor,
+    `SELECT count(*)::int AS n FROM platform_tickets WHERE assignee_id = $1 AND status IN ('open', 'pending') AND deleted_at IS NULL`,
+    [userId],
+  );
+  return rows[0].n;
 }
 
 // ---- activation links (platform_activation_tokens: only a SHA-256 of each) ----

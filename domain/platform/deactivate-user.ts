@@ -10,7 +10,7 @@ import {
   countOtherActiveAdmins,
   deactivatePlatformUser,
   findPlatformUserView,
-  listOpenTicketIdsAssignedTo,
+  countOpenTicketsAssignedTo,
   lockPlatformOrganizationAdmins,
   voidActivationTokens,
 } from '../../db/repositories/platform-users';
@@ -50,6 +50,6 @@ export async function deactivateUser(
   const tokenIds = await revokeUserTokens(m, target.id, markRevoked, now);
   const deactivation = (await deactivatePlatformUser(m, target.id, now))!;
   await voidActivationTokens(m, target.id, now);
-  const openTickets = (await listOpenTicketIdsAssignedTo(m, target.id)).length;
+  const openTickets = await countOpenTicketsAssignedTo(m, target.id);
   return { user: (await findPlatformUserView(m, target.id))!, deactivation, deactivatedAt: now, openTickets, revokedTokenIds: tokenIds };
 }

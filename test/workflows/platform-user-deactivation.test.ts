@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { bundleWorkflowCode, Worker } from '@temporalio/worker';
-import { createPlatformUserActivities } from '../../activities/platform/users';
+import { createPlatformUserActivities, unassignTicketOfUser } from '../../activities/platform/users';
 import { connectDb, type Db } from '../../db/db';
 import { findPlatformUserView } from '../../db/repositories/platform-users';
 import { enqueueWorkflowStart, forgetWorkflowStarts } from '../../db/repositories/workflow-starts';
@@ -44,7 +44,8 @@ let activities: ReturnType<typeof createPlatformUserActivities>;
 beforeAll(async () => {
   db = await connectDb(config.databaseUrl, 5);
   env = await timeSkippingEnv();
-  activities = createPlatformUserActivities({ db, chain: NO_EMAIL, tokenKey: activationTokenKey(masterKey(config)), appUrl: config.appUrl, client: env.client });
+  // pages of 2 tickets, so a deactivation with 3 reads two pages
+  activities = createPlatformUserActivities({ db, chain: NO_EMAIL, tokenKey: activationTokenKey(masterKey(config)), appUrl: config.appUrl, client: env.client, unassignPageSize: 2 });
   const quiet = { log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
   worker = await Worker.create({
     connection: env.nativeConnection,
@@ -99,31 +100,34 @@ test('the unassign activity: an Update to the ticket workflow; gone is skipped, 
   const userId = newId('usr');
   const running = newId('tkt');
   await startFakeTicket(running);
-  assert.equal(await activities.unassignTicketOfUser({ ticketId: running, userId }), 'unassigned');
+  assert.equal(await unassignTicketOfUser({ db, client: env.client }, running, userId), 'unassigned');
   assert.deepEqual(await env.client.workflow.getHandle(platformTicketWorkflowId(running)).query(unassignedUsersQuery), [userId]);
-  assert.equal(await activities.unassignTicketOfUser({ ticketId: newId('tkt'), userId }), 'skipped');
+  assert.equal(await unassignTicketOfUser({ db, client: env.client }, newId('tkt'), userId), 'skipped');
 
   const pending = newId('tkt');
   const workflowId = platformTicketWorkflowId(pending);
   // on a queue no start dispatcher serves: the entry stays pending until the test forgets it
   await enqueueWorkflowStart(db, { workflowId, workflowType: PLATFORM_TICKET_WORKFLOW_TYPE, taskQueue: TASK_QUEUE, args: [{ ticketId: pending }] });
-  await assert.rejects(activities.unassignTicketOfUser({ ticketId: pending, userId }), /not started yet/);
+  await assert.rejects(unassignTicketOfUser({ db, client: env.client }, pending, userId), /not started yet/);
   await forgetWorkflowStarts(db, [workflowId]);
-  assert.equal(await activities.unassignTicketOfUser({ ticketId: pending, userId }), 'skipped');
+  assert.equal(await unassignTicketOfUser({ db, client: env.client }, pending, userId), 'skipped');
 });
 
-test('unassigns each open ticket through its workflow, then is reactivatable at 89 d 23 h', async () => {
-  const d = await deactivatedUser(2);
+test('unassigns each open ticket through its workflow (in pages), then is reactivatable at 89 d 23 h', async () => {
+  const d = await deactivatedUser(3);
   await startFakeTicket(d.ticketIds[0]); // the second ticket's workflow has ended: skipped
+  await startFakeTicket(d.ticketIds[2]); // on the second page
   await eventually(async () => (await d.handle.query(deactivationStateQuery)) === 'waiting', { what: 'unassigning done' });
-  assert.deepEqual(await env.client.workflow.getHandle(platformTicketWorkflowId(d.ticketIds[0])).query(unassignedUsersQuery), [d.userId]);
+  for (const i of [0, 2]) {
+    assert.deepEqual(await env.client.workflow.getHandle(platformTicketWorkflowId(d.ticketIds[i])).query(unassignedUsersQuery), [d.userId]);
+  }
 
   await sleepUntil(d.at.getTime() + 90 * DAY - HOUR);
   assert.equal((await user(d.userId)).status, 'deactivated');
   const reply = await d.handle.executeUpdate(reactivateUpdate);
   assert.deepEqual(reply, { userId: d.userId, status: 'active' });
   const result: DeactivationResult = await d.handle.result();
-  assert.deepEqual(result, { outcome: 'reactivated', unassigned: 1, skipped: 1 });
+  assert.deepEqual(result, { outcome: 'reactivated', unassigned: 2, skipped: 1 });
   const back = await user(d.userId);
   assert.deepEqual([back.status, back.deactivatedAt, back.email !== null], ['active', null, true]);
 });

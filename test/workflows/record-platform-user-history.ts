@@ -25,8 +25,7 @@ async function main() {
   const taskQueue = `record-${PLATFORM_QUEUE}`;
   const activities: PlatformUserActivities = {
     sendPlatformInvitationEmail: async () => 'sent',
-    listOpenTicketsOfUser: async () => ['tkt_01recordedrecordedrecorded'],
-    unassignTicketOfUser: async () => 'unassigned',
+    unassignOpenTicketsOfUser: async () => ({ unassigned: 1, skipped: 0 }),
     reactivatePlatformUser: async () => 'active',
     erasePlatformUser: async () => true,
   };

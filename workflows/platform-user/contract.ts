@@ -52,16 +52,23 @@ export interface ReactivateReply {
 
 export type UnassignOutcome = 'unassigned' | 'unchanged' | 'skipped';
 
+export interface UnassignCounts {
+  unassigned: number;
+  skipped: number;
+}
+
 export interface PlatformUserActivities {
   /** Emails the link (the email chain), unless it is no longer open ('void'). */
   sendPlatformInvitationEmail(input: InvitationInput): Promise<InvitationEmailOutcome>;
-  /** The user's open tickets (open or pending, not deleted). */
-  listOpenTicketsOfUser(userId: string): Promise<string[]>;
   /**
-   * Sends `unassignUserUpdate` to `platform-ticket/<ticketId>`. A ticket whose workflow no
-   * longer exists is 'skipped'; one whose start is still in the outbox fails (retried).
+   * Unassigns every open ticket of the user (open or pending, not deleted) through its own
+   * workflow: `unassignUserUpdate` to `platform-ticket/<id>`, an Update per ticket, sent by
+   * this one activity in pages (ids only, none in the history), its progress in its
+   * heartbeat so a retry after a crash goes on where the last attempt was. A ticket whose
+   * workflow no longer exists is skipped; one whose start is still in the outbox fails the
+   * attempt (retried).
    */
-  unassignTicketOfUser(input: { ticketId: string; userId: string }): Promise<UnassignOutcome>;
+  unassignOpenTicketsOfUser(userId: string): Promise<UnassignCounts>;
   /** deactivated → active (invited if never activated), while it is still this deactivation (null otherwise). */
   reactivatePlatformUser(input: { userId: string; deactivation: number; at: string }): Promise<'active' | 'invited' | null>;
   /** The personal data erased at the end of the window (false when the user is no longer in this deactivation). */

@@ -15,6 +15,13 @@ const acts = proxyActivities<PlatformUserActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
+// Unassigning may send thousands of Updates: a long step that beats after every few, so a
+// dead worker's attempt is taken over within seconds and goes on from its last beat.
+const unassigning = proxyActivities<PlatformUserActivities>({
+  startToCloseTimeout: '1 hour',
+  heartbeatTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
+});
 
 /**
  * One per deactivation of a user (`user-deactivation/<usr_id>`, then `…/<n>`), started
@@ -29,8 +36,9 @@ const acts = proxyActivities<PlatformUserActivities>({
  * | erasing      | nothing (410)                             | —                              |
  * | erased       | run ends                                  | —                              |
  *
- * Unassigning: an Update (`unassignUserUpdate`) per open ticket to its own workflow, sent
- * by an activity; the ticket workflow stays the only writer of its row.
+ * Unassigning: an Update (`unassignUserUpdate`) per open ticket to its own workflow, all
+ * sent by one heartbeating activity in pages (the history holds one step, not one per
+ * ticket); the ticket workflow stays the only writer of its row.
  */
 export async function userDeactivationWorkflow(input: DeactivationInput): Promise<DeactivationResult> {
   const closesAt = daysAfter(new Date(input.deactivatedAt), USER_REACTIVATION_DAYS);
@@ -59,13 +67,8 @@ export async function userDeactivationWorkflow(input: DeactivationInput): Promis
     },
   );
 
-  let unassigned = 0;
-  let skipped = 0;
-  for (const ticketId of await acts.listOpenTicketsOfUser(input.userId)) {
-    const outcome = await acts.unassignTicketOfUser({ ticketId, userId: input.userId });
-    if (outcome === 'unassigned') unassigned += 1;
-    if (outcome === 'skipped') skipped += 1;
-  }
+  // one step for all the user's open tickets, however many: the history stays a few events
+  const { unassigned, skipped } = await unassigning.unassignOpenTicketsOfUser(input.userId);
   unassignedDone = true;
   if (state === 'unassigning') state = 'waiting';
 
