@@ -8,8 +8,11 @@ import type { CampaignActivities, CampaignInput, CampaignResult, CampaignStatus 
 import { addPage, NO_TOTALS, type CampaignState, PAGE_MAX_ATTEMPTS, PAGES_IN_FLIGHT, pageCount, pageInput, runEnd, WAIT_HISTORY_LIMIT } from './campaign.logic';
 
 // The campaign's own steps: retried until the database answers (they are idempotent).
+// The steps beat while they run (activities/push/campaign.ts): a step whose worker died is
+// retried within the heartbeat timeout, not after the start-to-close time.
 const steps = proxyActivities<CampaignActivities>({
   startToCloseTimeout: '5 minutes',
+  heartbeatTimeout: '10 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
 });
 // The send's page activity, as the send workflow calls it (workflows/push-send): it records
