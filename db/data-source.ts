@@ -26,6 +26,7 @@ import { Platform1732230000001 } from './migrations/1732230000001-Platform';
 import { PlatformUserLifecycle1732230000030 } from './migrations/1732230000030-PlatformUserLifecycle';
 import { PlatformTickets1732230000040 } from './migrations/1732230000040-PlatformTickets';
 import { PlatformTicketsLiveIndex1732230000050 } from './migrations/1732230000050-PlatformTicketsLiveIndex';
+import { PlatformSlaPolicies1732230000060 } from './migrations/1732230000060-PlatformSlaPolicies';
 
 // Schema changes only ever come from the hand-written migrations listed here;
 // `synchronize` stays off so TypeORM never alters a table by itself.
@@ -51,6 +52,7 @@ export const MIGRATIONS = [
   PlatformUserLifecycle1732230000030,
   PlatformTickets1732230000040,
   PlatformTicketsLiveIndex1732230000050,
+  PlatformSlaPolicies1732230000060,
 ];
 
 /** The node-postgres pool TypeORM built for each DataSource (set by `initialize()`). */

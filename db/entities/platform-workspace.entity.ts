@@ -28,6 +28,10 @@ export class PlatformWorkspace {
   @Column({ type: 'jsonb' })
   plan!: Record<string, unknown>;
 
+  /** the workspace's SLA policies, one per priority; null: the documented defaults */
+  @Column({ name: 'sla_policies', type: 'jsonb', nullable: true })
+  slaPolicies!: { priority: string; firstResponseMinutes: number; resolutionMinutes: number }[] | null;
+
   @Column({ type: 'text', default: 'active' })
   status!: 'active' | 'pending_deletion';
 

@@ -1,10 +1,10 @@
 // platform_workspaces and platform_channels: an organisation's workspaces, their settings,
 // plan, deletion state and channels.
-import type { PlatformChannelRecord, PlatformChannelType, PlatformPlan, PlatformWorkspaceRecord } from '../../domain/platform/types';
+import type { PlatformChannelRecord, PlatformChannelType, PlatformPlan, PlatformSlaPolicy, PlatformWorkspaceRecord } from '../../domain/platform/types';
 import { sql, type Executor, type SqlExecutor } from '../db';
 
 export const WORKSPACE_COLUMNS = `w.id, w.organization_id AS "organizationId", w.name, w.timezone, w.default_language AS "defaultLanguage",
-  w.plan, w.status, w.deletion_requested_at AS "deletionRequestedAt", w.purge_at AS "purgeAt",
+  w.plan, w.sla_policies AS "slaPolicies", w.status, w.deletion_requested_at AS "deletionRequestedAt", w.purge_at AS "purgeAt",
   w.created_at AS "createdAt", w.updated_at AS "updatedAt"`;
 
 export interface NewPlatformWorkspace {
@@ -120,6 +120,21 @@ export async function updatePlatformWorkspaceSettings(
             default_language = COALESCE($4, w.default_language), updated_at = $5
       WHERE w.id = $1 RETURNING ${WORKSPACE_COLUMNS}`,
     [id, changes.name ?? null, changes.timezone ?? null, changes.defaultLanguage ?? null, now],
+  );
+  return rows[0] ?? null;
+}
+
+/** Stores the workspace's SLA policies (null: back to the defaults) and updated_at; the row after it. */
+export async function setPlatformWorkspaceSlaPolicies(
+  executor: Executor,
+  id: string,
+  policies: PlatformSlaPolicy[] | null,
+  now: Date,
+): Promise<PlatformWorkspaceRecord | null> {
+  const { rows } = await sql<PlatformWorkspaceRecord>(
+    executor,
+    `UPDATE platform_workspaces w SET sla_policies = $2::jsonb, updated_at = $3 WHERE w.id = $1 RETURNING ${WORKSPACE_COLUMNS}`,
+    [id, policies === null ? null : JSON.stringify(policies), now],
   );
   return rows[0] ?? null;
 }

@@ -35,6 +35,15 @@ export interface PlatformOrganizationRecord {
   createdAt: Date;
 }
 
+/** One priority's SLA policy (docs/platform.md, "Workspaces"). */
+export interface PlatformSlaPolicy {
+  priority: PlatformTicketPriority;
+  /** minutes from a ticket's creation to its first agent reply */
+  firstResponseMinutes: number;
+  /** minutes from a ticket's creation to its resolution */
+  resolutionMinutes: number;
+}
+
 export interface PlatformWorkspaceRecord {
   id: string;
   organizationId: string;
@@ -42,6 +51,8 @@ export interface PlatformWorkspaceRecord {
   timezone: string;
   defaultLanguage: string;
   plan: PlatformPlan;
+  /** the stored SLA policies, one per priority; null: the documented defaults (sla-defaults.rules.ts) */
+  slaPolicies: PlatformSlaPolicy[] | null;
   status: 'active' | 'pending_deletion';
   deletionRequestedAt: Date | null;
   purgeAt: Date | null;

@@ -24,7 +24,7 @@ export function presentWorkspaceDetail(w: PlatformWorkspaceRecord, channels: Pla
   return {
     ...presentWorkspace(w),
     channels: channels.map((c) => ({ id: c.id, type: c.type, name: c.name })),
-    sla_policies: activeSlaPolicies().map((p) => ({ priority: p.priority, first_response_minutes: p.firstResponseMinutes, resolution_minutes: p.resolutionMinutes })),
+    sla_policies: activeSlaPolicies(w.slaPolicies).map((p) => ({ priority: p.priority, first_response_minutes: p.firstResponseMinutes, resolution_minutes: p.resolutionMinutes })),
     agent_count: agentCount,
   };
 }

@@ -8,14 +8,15 @@ import { countPlatformWorkspaceAgents, findPlatformWorkspace, listPlatformChanne
 import { reachesWorkspace } from '../../../domain/platform/access.rules';
 import { createWorkspaceAsAdmin } from '../../../domain/platform/create-workspace-as-admin';
 import { platformInvalidField, platformNotFound } from '../../../domain/platform/errors';
-import type { PlatformWorkspaceRecord } from '../../../domain/platform/types';
+import { setPlatformSlaPolicies } from '../../../domain/platform/set-sla-policies';
+import type { PlatformTicketPriority, PlatformWorkspaceRecord } from '../../../domain/platform/types';
 import { updatePlatformWorkspace } from '../../../domain/platform/update-workspace';
 import { canonicalLanguageTag, canonicalTimeZone } from '../../../domain/platform/workspace-settings.rules';
 import { principalOf } from '../auth/middleware';
 import { offsetAndLimit, platformList } from '../paging';
 import { deleteWorkspace, restoreWorkspace } from './gateway';
 import { presentWorkspace, presentWorkspaceDetail } from './presenters';
-import { CreateWorkspaceRequest, DeleteWorkspaceBody, DeleteWorkspaceQuery, ListWorkspacesQuery, UpdateWorkspaceRequest } from './schema';
+import { CreateWorkspaceRequest, DeleteWorkspaceBody, DeleteWorkspaceQuery, ListWorkspacesQuery, SetSlaPoliciesRequest, UpdateWorkspaceRequest } from './schema';
 
 async function detail(db: Db, w: PlatformWorkspaceRecord) {
   const [channels, agents] = await Promise.all([listPlatformChannels(db, w.id), countPlatformWorkspaceAgents(db, w.id)]);
@@ -77,6 +78,18 @@ export function platformWorkspacesRouter(deps: AppDeps, auth: Middleware): Route
       },
       nowOf(deps),
     );
+    ctx.body = await detail(deps.db, workspace);
+  });
+
+  router.put('/workspaces/:id/sla-policies', auth, async (ctx) => {
+    const caller = principalOf(ctx);
+    const body = parse(SetSlaPoliciesRequest, ctx.request.body ?? {});
+    const policies = body.policies.map((p) => ({
+      priority: p.priority as PlatformTicketPriority,
+      firstResponseMinutes: p.first_response_minutes,
+      resolutionMinutes: p.resolution_minutes,
+    }));
+    const workspace = await setPlatformSlaPolicies(deps.db, caller, ctx.params.id, policies, nowOf(deps));
     ctx.body = await detail(deps.db, workspace);
   });
 

@@ -4,6 +4,7 @@ import { z } from '../../zod';
 import { json, jsonBody } from '../../kit/openapi';
 import { text } from '../../kit/fields';
 import { PLATFORM_TICKET_PRIORITIES } from '../../../domain/platform/types';
+import { SLA_MAX_MINUTES } from '../../../domain/platform/sla-defaults.rules';
 import { WORKSPACE_DELETION_GRACE_DAYS } from '../../../domain/platform/windows.rules';
 import { canonicalLanguageTag, canonicalTimeZone } from '../../../domain/platform/workspace-settings.rules';
 import { errorResponses, registry, security } from '../openapi';
@@ -44,6 +45,34 @@ export const DeleteWorkspaceQuery = z.object({
   confirm: z.enum(['true', 'false']).optional().openapi({ description: 'Must be `true` (or send the body `{"confirm": true}`)' }),
 });
 
+const slaMinutes = (what: string) =>
+  z
+    .number()
+    .int('must be a whole number of minutes')
+    .min(1, 'must be at least 1')
+    .max(SLA_MAX_MINUTES, `must be at most ${SLA_MAX_MINUTES} (a year)`)
+    .openapi({ description: `Minutes from a ticket's creation to its ${what}` });
+
+const SlaPolicy = z
+  .object({
+    priority: z.enum(PLATFORM_TICKET_PRIORITIES as [string, ...string[]]),
+    first_response_minutes: slaMinutes('first agent reply'),
+    resolution_minutes: slaMinutes('resolution'),
+  })
+  .strict()
+  .openapi('PlatformSlaPolicy');
+
+/** PUT /workspaces/{id}/sla-policies: one policy per priority (domain/platform/sla-defaults.rules.ts checks the rest). */
+export const SetSlaPoliciesRequest = z
+  .object({
+    policies: z
+      .array(SlaPolicy)
+      .length(PLATFORM_TICKET_PRIORITIES.length, `must hold exactly ${PLATFORM_TICKET_PRIORITIES.length} policies, one per priority`)
+      .openapi({ description: `Exactly one policy per priority (${PLATFORM_TICKET_PRIORITIES.join(', ')}); first_response_minutes must not exceed resolution_minutes` }),
+  })
+  .strict()
+  .openapi('PlatformSetSlaPoliciesRequest');
+
 export const ListWorkspacesQuery = PlatformPageQuery;
 
 const Plan = z
@@ -74,7 +103,7 @@ export const WorkspaceDetail = Workspace.extend({
   channels: z.array(z.object({ id: z.string(), type: z.enum(['email', 'web', 'chat', 'in_game', 'api']), name: z.string() })),
   sla_policies: z
     .array(z.object({ priority: z.enum(PLATFORM_TICKET_PRIORITIES as [string, ...string[]]), first_response_minutes: z.number().int(), resolution_minutes: z.number().int() }))
-    .openapi({ description: 'The active SLA policy of each priority (today the defaults)' }),
+    .openapi({ description: 'The active SLA policy of each priority: the stored ones (PUT /sla-policies), else the documented defaults' }),
   agent_count: z.number().int().openapi({ description: 'Active users who work in the workspace: its members and the organisation admins' }),
 }).openapi('PlatformWorkspaceDetail');
 export type WorkspaceDetail = z.infer<typeof WorkspaceDetail>;
@@ -137,4 +166,13 @@ registry.registerPath({
   security,
   request: idParams,
   responses: { 200: json(WorkspaceDetail, 'the workspace, active again'), ...errorResponses(403, 404, 409) },
+});
+
+registry.registerPath({
+  method: 'put',
+  path: '/platform/v1/workspaces/{id}/sla-policies',
+  summary: "Replace the workspace's SLA policies, one per priority (admins who reach the workspace)",
+  security,
+  request: { ...idParams, ...jsonBody(SetSlaPoliciesRequest) },
+  responses: { 200: json(WorkspaceDetail, 'the workspace, its sla_policies the stored ones'), ...errorResponses(400, 403, 404, 409) },
 });
