@@ -21,6 +21,7 @@ import { Client as PgClient } from 'pg';
 import { portOpen, startChild, stopAll, tail, waitFor, killAllSync } from '../bench/lib/procs';
 import { loadEnvFile } from './env-file';
 import { SEARCH_ATTRIBUTES } from '../lib/temporal/search-attributes';
+import { writePlatformFuzzConfig } from './fuzz-platform';
 
 const ROOT = resolve(__dirname, '..');
 const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
@@ -212,43 +213,7 @@ async function main(): Promise<number> {
   const trialId = ((await trial.json()) as { id: string }).id;
   const authHeader = (doc: string) =>
     doc.startsWith('/api/v1/') ? `Bearer ${pushToken}` : doc.startsWith('/platform/v1/') ? `Bearer ${platformCreds.adminToken}` : `Bearer ${creds.apiKey}`;
-  // /platform/v1: a ticket and the workspace's channels and users offered as ids, so the
-  // fuzzer walks past the lookups (changing, replying to, deleting and restoring them)
-  const platformHeaders = { authorization: `Bearer ${platformCreds.adminToken}`, 'content-type': 'application/json' };
-  const platformWorkspace = (await (await fetch(`${base}/platform/v1/workspaces/${platformCreds.workspaceId}`, { headers: platformHeaders })).json()) as {
-    channels: Array<{ id: string }>;
-  };
-  const platformUsers = (await (await fetch(`${base}/platform/v1/users`, { headers: platformHeaders })).json()) as { data: Array<{ id: string }> };
-  const platformTicket = await fetch(`${base}/platform/v1/tickets`, {
-    method: 'POST',
-    headers: platformHeaders,
-    body: JSON.stringify({ subject: 'Fuzz', channel_id: platformWorkspace.channels[0].id, contact_email: 'fuzz@players.test' }),
-  });
-  if (!platformTicket.ok) throw new Error(`could not create the fuzz platform ticket: ${platformTicket.status} ${await platformTicket.text()}`);
-  const platformTicketId = ((await platformTicket.json()) as { id: string }).id;
-  const platformConfig = join(tmp, 'schemathesis-platform.toml');
-  writeFileSync(
-    platformConfig,
-    [
-      '[dictionaries.workspace]',
-      `values = ["${platformCreds.workspaceId}"]`,
-      '[dictionaries.channel]',
-      `values = [${platformWorkspace.channels.map((c) => `"${c.id}"`).join(', ')}]`,
-      '[dictionaries.user]',
-      `values = [${platformUsers.data.map((u) => `"${u.id}"`).join(', ')}]`,
-      '[dictionaries.entity]',
-      `values = ["${platformTicketId}", "${platformCreds.workspaceId}", ${platformUsers.data.map((u) => `"${u.id}"`).join(', ')}]`,
-      '[parameters]',
-      '"path.id" = { dictionary = "entity", probability = 0.6 }',
-      '"body.workspace_id" = { dictionary = "workspace", probability = 0.7 }',
-      '"query.workspace_id" = { dictionary = "workspace", probability = 0.5 }',
-      '"body.channel_id" = { dictionary = "channel", probability = 0.7 }',
-      '"query.channel" = { dictionary = "channel", probability = 0.3 }',
-      '"body.assignee_id" = { dictionary = "user", probability = 0.5 }',
-      '"query.assignee" = { dictionary = "user", probability = 0.3 }',
-      '',
-    ].join('\n'),
-  );
+  const platformConfig = await writePlatformFuzzConfig(base, platformCreds, join(tmp, 'schemathesis-platform.toml'));
   const config = join(tmp, 'schemathesis.toml');
   writeFileSync(
     config,

@@ -3,14 +3,10 @@
 // PUT /workspaces/{id}/sla-policies; agents and managers are refused (403), another
 // tenant gets a 404, a workspace pending deletion a 409, and malformed bodies a 400.
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
-import { addPlatformMembership, insertPlatformUser } from '../../db/repositories/platform-users';
-import { issuePlatformToken } from '../../domain/platform/issue-token';
 import type { PlatformTenant } from '../../domain/platform/create-tenant';
 import type { PlatformRole } from '../../domain/platform/types';
-import { newId } from '../../lib/ids';
 import type { TestApi } from '../support/api';
-import { assertPlatformError, platformTenant, startPlatformApi } from '../support/platform';
+import { assertPlatformError, platformTenant, startPlatformApi, platformMember } from '../support/platform';
 
 const DEFAULTS = [
   { priority: 'critical', first_response_minutes: 60, resolution_minutes: 480 },
@@ -36,25 +32,7 @@ describe('platform SLA policies', () => {
   });
   afterAll(() => api?.stop());
 
-  /** A new active user of the tenant with `role`, a member of `workspaceId`, and their token there. */
-  async function member(t: PlatformTenant, role: PlatformRole, workspaceId = t.workspaceId) {
-    return api.deps.db.transaction(async (m) => {
-      const now = new Date();
-      const user = await insertPlatformUser(m, {
-        id: newId('usr', now.getTime()),
-        organizationId: t.organizationId,
-        email: `${role}-${randomUUID().slice(0, 8)}@sla.example`,
-        name: `A ${role}`,
-        role,
-        isOrgAdmin: false,
-        status: 'active',
-        createdAt: now,
-      });
-      await addPlatformMembership(m, workspaceId, user.id);
-      const { secret } = await issuePlatformToken(m, { organizationId: t.organizationId, workspaceId, userId: user.id, name: role, environment: 'test', now });
-      return { userId: user.id, token: secret };
-    });
-  }
+  const member = (t: PlatformTenant, role: PlatformRole, workspaceId = t.workspaceId) => platformMember(api, t, role, { workspaceId });
 
   const req = (method: string, path: string, token: string, body?: unknown) => api.request(method, `/platform/v1${path}`, { token, body });
 

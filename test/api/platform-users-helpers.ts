@@ -4,12 +4,11 @@
 // activation link's token in a received message.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { addPlatformMembership, insertPlatformUser } from '../../db/repositories/platform-users';
-import { issuePlatformToken } from '../../domain/platform/issue-token';
 import type { PlatformTenant } from '../../domain/platform/create-tenant';
 import type { PlatformRole } from '../../domain/platform/types';
 import { newId } from '../../lib/ids';
 import type { TestApi } from '../support/api';
+import { platformMember } from '../support/platform';
 
 export const DAY = 86_400_000;
 
@@ -18,22 +17,8 @@ export const inviteeEmail = (tag: string) => `${tag}+provider-down-${randomUUID(
 
 /** A member of the tenant's workspace (or `workspaceId`) with `role`, active, and a token of theirs there. */
 export async function member(api: TestApi, t: PlatformTenant, role: PlatformRole, workspaceId = t.workspaceId) {
-  const now = new Date();
-  return api.deps.db.transaction(async (m) => {
-    const user = await insertPlatformUser(m, {
-      id: newId('usr'),
-      organizationId: t.organizationId,
-      email: `${role}-${randomUUID().slice(0, 8)}@studio.example`,
-      name: `A ${role}`,
-      role,
-      isOrgAdmin: false,
-      status: 'active',
-      createdAt: now,
-    });
-    await addPlatformMembership(m, workspaceId, user.id);
-    const { secret } = await issuePlatformToken(m, { organizationId: t.organizationId, workspaceId, userId: user.id, name: 'test', environment: 'test', now });
-    return { id: user.id, token: secret };
-  });
+  const made = await platformMember(api, t, role, { workspaceId });
+  return { id: made.userId, token: made.token };
 }
 
 /** An open ticket of the workspace assigned to `userId` (the row as the ticket workflow keeps it). */

@@ -6,18 +6,15 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { platformTokens } from '../../api/platform/auth/token-cache';
-import { addPlatformMembership, insertPlatformUser } from '../../db/repositories/platform-users';
 import { purgePlatformWorkspace } from '../../domain/platform/purge-workspace';
-import { issuePlatformToken } from '../../domain/platform/issue-token';
 import type { PlatformTenant } from '../../domain/platform/create-tenant';
 import type { PlatformRole } from '../../domain/platform/types';
-import { newId } from '../../lib/ids';
 import { platformTicketWorkflowId } from '../../workflows/platform-ticket/contract';
 import { platformTokenExpiryWorkflowId } from '../../workflows/platform-token/contract';
 import { platformWorkspaceDeletionWorkflowId } from '../../workflows/platform-workspace/contract';
 import type { TestApi } from '../support/api';
 import { eventually } from '../support/eventually';
-import { assertPlatformError, platformTenant, startPlatformApi } from '../support/platform';
+import { assertPlatformError, platformTenant, startPlatformApi, platformMember } from '../support/platform';
 
 const DAY = 86_400_000;
 
@@ -28,25 +25,8 @@ describe('platform workspaces', () => {
   });
   afterAll(() => api?.stop());
 
-  /** A new active user of the tenant with `role`, a member of `workspaceId`, and their token there. */
-  async function member(t: PlatformTenant, role: PlatformRole, workspaceId = t.workspaceId, isOrgAdmin = false) {
-    return api.deps.db.transaction(async (m) => {
-      const now = new Date();
-      const user = await insertPlatformUser(m, {
-        id: newId('usr', now.getTime()),
-        organizationId: t.organizationId,
-        email: `${role}-${randomUUID().slice(0, 8)}@workspaces.example`,
-        name: `A ${role}`,
-        role,
-        isOrgAdmin,
-        status: 'active',
-        createdAt: now,
-      });
-      await addPlatformMembership(m, workspaceId, user.id);
-      const { secret } = await issuePlatformToken(m, { organizationId: t.organizationId, workspaceId, userId: user.id, name: role, environment: 'test', now });
-      return { userId: user.id, token: secret };
-    });
-  }
+  const member = (t: PlatformTenant, role: PlatformRole, workspaceId = t.workspaceId, isOrgAdmin = false) =>
+    platformMember(api, t, role, { workspaceId, isOrgAdmin });
 
   const req = (method: string, path: string, token: string, body?: unknown) => api.request(method, `/platform/v1${path}`, { token, body });
 

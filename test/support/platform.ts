@@ -2,6 +2,11 @@
 // (domain/platform/create-tenant.ts, as `npm run admin -- create-tenant` makes them), and the
 // platform error envelope's assertion.
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { addPlatformMembership, insertPlatformUser } from '../../db/repositories/platform-users';
+import { issuePlatformToken } from '../../domain/platform/issue-token';
+import type { PlatformEnvironment, PlatformRole } from '../../domain/platform/types';
+import { newId } from '../../lib/ids';
 import { createPlatformTenant, type PlatformTenant, type PlatformTenantInput } from '../../domain/platform/create-tenant';
 import { startApi, type TestApi, type TestResponse } from './api';
 
@@ -30,4 +35,33 @@ export function assertPlatformError(res: Pick<TestResponse, 'status' | 'body'>, 
   assert.equal(err.status, status);
   assert.equal(typeof err.message, 'string');
   assert.match(err.request_id, /^req_/);
+}
+
+/**
+ * A new active user of `t`'s organisation with `role`, a member of `workspaceId` (default:
+ * the tenant's workspace), and a token of theirs there (`environment`, default test).
+ */
+export async function platformMember(
+  api: TestApi,
+  t: PlatformTenant,
+  role: PlatformRole,
+  opts: { workspaceId?: string; environment?: PlatformEnvironment; isOrgAdmin?: boolean } = {},
+): Promise<{ userId: string; token: string }> {
+  const workspaceId = opts.workspaceId ?? t.workspaceId;
+  return api.deps.db.transaction(async (m) => {
+    const now = new Date();
+    const user = await insertPlatformUser(m, {
+      id: newId('usr', now.getTime()),
+      organizationId: t.organizationId,
+      email: `${role}-${randomUUID().slice(0, 8)}@studio.example`,
+      name: `A ${role}`,
+      role,
+      isOrgAdmin: opts.isOrgAdmin ?? false,
+      status: 'active',
+      createdAt: now,
+    });
+    await addPlatformMembership(m, workspaceId, user.id);
+    const { secret } = await issuePlatformToken(m, { organizationId: t.organizationId, workspaceId, userId: user.id, name: role, environment: opts.environment ?? 'test', now });
+    return { userId: user.id, token: secret };
+  });
 }

@@ -1,0 +1,44 @@
+// The schemathesis configuration of `npm run fuzz`'s /platform/v1 pass (scripts/fuzz.ts):
+// a ticket made for the run and the bootstrap workspace's channels and users offered as ids,
+// so the fuzzer walks past the lookups (changing, replying to, deleting and restoring them)
+// instead of meeting only 404s.
+import { writeFileSync } from 'node:fs';
+
+/** Writes the configuration to `path` and answers it. */
+export async function writePlatformFuzzConfig(base: string, creds: { adminToken: string; workspaceId: string }, path: string): Promise<string> {
+  const headers = { authorization: `Bearer ${creds.adminToken}`, 'content-type': 'application/json' };
+  const workspace = (await (await fetch(`${base}/platform/v1/workspaces/${creds.workspaceId}`, { headers })).json()) as { channels: Array<{ id: string }> };
+  const users = (await (await fetch(`${base}/platform/v1/users`, { headers })).json()) as { data: Array<{ id: string }> };
+  const ticket = await fetch(`${base}/platform/v1/tickets`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ subject: 'Fuzz', channel_id: workspace.channels[0].id, contact_email: 'fuzz@players.test' }),
+  });
+  if (!ticket.ok) throw new Error(`could not create the fuzz platform ticket: ${ticket.status} ${await ticket.text()}`);
+  const ticketId = ((await ticket.json()) as { id: string }).id;
+  const quoted = (ids: string[]) => ids.map((id) => `"${id}"`).join(', ');
+  const userIds = users.data.map((u) => u.id);
+  writeFileSync(
+    path,
+    [
+      '[dictionaries.workspace]',
+      `values = ["${creds.workspaceId}"]`,
+      '[dictionaries.channel]',
+      `values = [${quoted(workspace.channels.map((c) => c.id))}]`,
+      '[dictionaries.user]',
+      `values = [${quoted(userIds)}]`,
+      '[dictionaries.entity]',
+      `values = [${quoted([ticketId, creds.workspaceId, ...userIds])}]`,
+      '[parameters]',
+      '"path.id" = { dictionary = "entity", probability = 0.6 }',
+      '"body.workspace_id" = { dictionary = "workspace", probability = 0.7 }',
+      '"query.workspace_id" = { dictionary = "workspace", probability = 0.5 }',
+      '"body.channel_id" = { dictionary = "channel", probability = 0.7 }',
+      '"query.channel" = { dictionary = "channel", probability = 0.3 }',
+      '"body.assignee_id" = { dictionary = "user", probability = 0.5 }',
+      '"query.assignee" = { dictionary = "user", probability = 0.3 }',
+      '',
+    ].join('\n'),
+  );
+  return path;
+}
