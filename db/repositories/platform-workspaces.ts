@@ -161,12 +161,6 @@ export async function clearPlatformWorkspaceDeletion(executor: Executor, id: str
   return rows[0];
 }
 
-/** The users who hold tokens of the workspace (their cached token rows are dropped on a deletion). */
-export async function listPlatformWorkspaceTokenUsers(executor: SqlExecutor, workspaceId: string): Promise<string[]> {
-  const { rows } = await sql<{ userId: string }>(executor, `SELECT DISTINCT user_id AS "userId" FROM platform_tokens WHERE workspace_id = $1`, [workspaceId]);
-  return rows.map((r) => r.userId);
-}
-
 /**
  * Removes the workspace and everything in it, in the caller's transaction: the pending
  * workflow starts of its tickets and tokens (`outboxIdsOf` names them: the workflow ids

@@ -48,6 +48,8 @@ export interface CredentialCache<R extends { id: string }> {
   get(cacheKey: string, load: () => Promise<R | null>): Promise<R | null>;
   /** Drops a key from this process's cache (the Redis marker covers the others). */
   forget(id: string): void;
+  /** Drops every cached row that `match` picks (e.g. all tokens of one user after a role change). */
+  forgetWhere(match: (row: R) => boolean): void;
   /** Records a use of the key at most once a minute, off the request path. */
   touch(id: string): void;
   /** The lastUsedAt write still in flight for the key (every key without one), so a read can show its own use. */
@@ -78,6 +80,9 @@ export function credentialCache<R extends { id: string }>(o: CredentialCacheOpti
     },
     forget(id) {
       rows.deleteWhere((row) => row?.id === id);
+    },
+    forgetWhere(match) {
+      rows.deleteWhere((row) => row !== null && match(row));
     },
     touch(id) {
       const now = Date.now();

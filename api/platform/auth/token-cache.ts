@@ -6,7 +6,7 @@
 //     set before the answer, checked in the same Lua call that takes the rate-limit slot;
 //   - expiry: the cached row carries expires_at, compared with the clock on every request.
 // A role change reaches the user's tokens within the cache's 30 s in other processes, at
-// once in the process that made it (forgetUser).
+// once in the process that made it (forgetUser; a workspace's deletion and restore: forgetWorkspace).
 import { hashApiKey } from '../../../lib/api-keys';
 import { findPlatformTokenPrincipal, touchPlatformToken } from '../../../db/repositories/platform-tokens';
 import type { PlatformTokenPrincipalRow } from '../../../domain/platform/types';
@@ -30,6 +30,8 @@ export interface PlatformTokens {
   revoke(tokenIds: string[]): Promise<void>;
   /** Drops this process's cached rows of a user's tokens (a role change). */
   forgetUser(userId: string): void;
+  /** Drops this process's cached rows of a workspace's tokens (they carry its status: a deletion, a restore). */
+  forgetWorkspace(workspaceId: string): void;
 }
 
 const counters = { hits: 0, misses: 0 };
@@ -44,14 +46,11 @@ function createPlatformTokens(deps: AppDeps): PlatformTokens {
     revokedMarker: platformTokenRevokedMarker,
     recordUse: (tokenId) => touchPlatformToken(deps.db, tokenId),
   });
-  const byUser = new Map<string, Set<string>>();
   return {
     async resolve(secret) {
       if (!looksLikePlatformToken(secret)) return null;
       const hash = hashApiKey(secret);
-      const row = await cache.get(hash, () => findPlatformTokenPrincipal(deps.db, hash));
-      if (row) (byUser.get(row.userId) ?? byUser.set(row.userId, new Set()).get(row.userId)!).add(row.id);
-      return row;
+      return cache.get(hash, () => findPlatformTokenPrincipal(deps.db, hash));
     },
     touch: cache.touch,
     pendingTouches: () => cache.pendingTouch(),
@@ -66,10 +65,8 @@ function createPlatformTokens(deps: AppDeps): PlatformTokens {
       }
       for (const id of tokenIds) cache.forget(id);
     },
-    forgetUser(userId) {
-      for (const id of byUser.get(userId) ?? []) cache.forget(id);
-      byUser.delete(userId);
-    },
+    forgetUser: (userId) => cache.forgetWhere((row) => row.userId === userId),
+    forgetWorkspace: (workspaceId) => cache.forgetWhere((row) => row.workspaceId === workspaceId),
   };
 }
 

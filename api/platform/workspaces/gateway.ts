@@ -1,7 +1,7 @@
 // The workspace requests that start or change its deletion workflow
 // (workflows/platform-workspace): DELETE (the row and the workflow's outbox entry in one
 // transaction) and restore (the `restore` Update through the one Update path).
-import { findPlatformWorkspace, listPlatformWorkspaceTokenUsers } from '../../../db/repositories/platform-workspaces';
+import { findPlatformWorkspace } from '../../../db/repositories/platform-workspaces';
 import { reachesWorkspace, type PlatformCaller } from '../../../domain/platform/access.rules';
 import { platformConflict, platformForbidden, platformNotFound } from '../../../domain/platform/errors';
 import { scheduleWorkspaceDeletion } from '../../../domain/platform/schedule-workspace-deletion';
@@ -28,15 +28,10 @@ import { platformTokens } from '../auth/token-cache';
  */
 export async function deleteWorkspace(deps: AppDeps, caller: PlatformCaller, workspaceId: string, now: Date): Promise<PlatformWorkspaceRecord> {
   const { workspace, scheduled } = await scheduleWorkspaceDeletion(deps.db, caller, workspaceId, now, platformWorkspaceDeletionStart);
-  if (scheduled) await forgetWorkspaceTokens(deps, workspaceId);
+  if (scheduled) platformTokens(deps).forgetWorkspace(workspaceId);
   return workspace;
 }
 
-/** Drops this process's cached token rows of the workspace (they carry its status). */
-async function forgetWorkspaceTokens(deps: AppDeps, workspaceId: string): Promise<void> {
-  const tokens = platformTokens(deps);
-  for (const userId of await listPlatformWorkspaceTokenUsers(deps.db, workspaceId)) tokens.forgetUser(userId);
-}
 
 /**
  * Restores a workspace pending deletion: the `restore` Update to the run of its deletion
@@ -63,5 +58,5 @@ export async function restoreWorkspace(deps: AppDeps, caller: PlatformCaller, wo
       return ended.restart({ workflowType: PLATFORM_WORKSPACE_DELETION_WORKFLOW_TYPE, taskQueue: PLATFORM_QUEUE, args: [input] });
     },
   });
-  await forgetWorkspaceTokens(deps, workspaceId);
+  platformTokens(deps).forgetWorkspace(workspaceId);
 }
