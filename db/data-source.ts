@@ -27,6 +27,8 @@ import { PlatformUserLifecycle1732230000030 } from './migrations/1732230000030-P
 import { PlatformTickets1732230000040 } from './migrations/1732230000040-PlatformTickets';
 import { PlatformTicketsLiveIndex1732230000050 } from './migrations/1732230000050-PlatformTicketsLiveIndex';
 import { PlatformSlaPolicies1732230000060 } from './migrations/1732230000060-PlatformSlaPolicies';
+import { PlatformWebhookEndpoints1732240000001 } from './migrations/1732240000001-PlatformWebhookEndpoints';
+import { PlatformTicketFacts1732240000002 } from './migrations/1732240000002-PlatformTicketFacts';
 
 // Schema changes only ever come from the hand-written migrations listed here;
 // `synchronize` stays off so TypeORM never alters a table by itself.
@@ -53,6 +55,8 @@ export const MIGRATIONS = [
   PlatformTickets1732230000040,
   PlatformTicketsLiveIndex1732230000050,
   PlatformSlaPolicies1732230000060,
+  PlatformWebhookEndpoints1732240000001,
+  PlatformTicketFacts1732240000002,
 ];
 
 /** The node-postgres pool TypeORM built for each DataSource (set by `initialize()`). */

@@ -86,6 +86,18 @@ export class PlatformTicket {
   @Column({ name: 'resolved_at', type: 'timestamptz', nullable: true })
   resolvedAt!: Date | null;
 
+  /** when its first reply was published (the first response, for SLA and analytics) */
+  @Column({ name: 'first_response_at', type: 'timestamptz', nullable: true })
+  firstResponseAt!: Date | null;
+
+  /** when the first-response SLA policy was breached; at most once per ticket */
+  @Column({ name: 'first_response_breached_at', type: 'timestamptz', nullable: true })
+  firstResponseBreachedAt!: Date | null;
+
+  /** when the resolution SLA policy was breached; at most once per ticket */
+  @Column({ name: 'resolution_breached_at', type: 'timestamptz', nullable: true })
+  resolutionBreachedAt!: Date | null;
+
   @Column({ name: 'closed_at', type: 'timestamptz', nullable: true })
   closedAt!: Date | null;
 

@@ -1,20 +1,43 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
 import type { WebhookApiName } from '../../domain/webhooks/api-names';
+import { PlatformWorkspace } from './platform-workspace.entity';
 import { Workspace } from './workspace.entity';
+
+/**
+ * workspace_id of the API's own rows, null on the other API's (migration
+ * PlatformWebhookEndpoints): each generated column carries that API's foreign key.
+ * TypeORM compares the expressions with its typeorm_metadata copy.
+ */
+export const ENDPOINT_WORKSPACE_OF = {
+  ticketing: "CASE WHEN api = 'ticketing' THEN workspace_id END",
+  platform: "CASE WHEN api = 'platform' THEN workspace_id END",
+} as const;
 
 /** A registered webhook receiver; soft-deleted so its delivery log keeps its foreign key. */
 @Entity({ name: 'webhook_endpoints' })
+@Check('webhook_endpoints_api_check', `api IN ('ticketing', 'platform')`)
 @Index('webhook_endpoints_ws', ['workspaceId'], { where: 'deleted_at IS NULL' })
 export class WebhookEndpoint {
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'webhook_endpoints_pkey' })
   id!: string;
 
+  /** a ticketing workspace or a platform workspace, by `api` */
   @Column({ name: 'workspace_id', type: 'text' })
   workspaceId!: string;
 
-  @ManyToOne(() => Workspace, { nullable: false })
-  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'webhook_endpoints_workspace_id_fkey' })
+  @Column({ name: 'ticketing_workspace_id', type: 'text', generatedType: 'STORED', asExpression: ENDPOINT_WORKSPACE_OF.ticketing, insert: false, update: false, select: false, nullable: true })
+  ticketingWorkspaceId?: string | null;
+
+  @ManyToOne(() => Workspace)
+  @JoinColumn({ name: 'ticketing_workspace_id', foreignKeyConstraintName: 'webhook_endpoints_ticketing_workspace_id_fkey' })
   workspace?: Relation<Workspace>;
+
+  @Column({ name: 'platform_workspace_id', type: 'text', generatedType: 'STORED', asExpression: ENDPOINT_WORKSPACE_OF.platform, insert: false, update: false, select: false, nullable: true })
+  platformWorkspaceId?: string | null;
+
+  @ManyToOne(() => PlatformWorkspace)
+  @JoinColumn({ name: 'platform_workspace_id', foreignKeyConstraintName: 'webhook_endpoints_platform_workspace_id_fkey' })
+  platformWorkspace?: Relation<PlatformWorkspace>;
 
   @Column({ type: 'text' })
   url!: string;

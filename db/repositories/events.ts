@@ -13,7 +13,11 @@ export type EventType =
   | 'ticket.closed'
   | 'message.created'
   | 'player.created'
-  | 'sla.breached';
+  | 'sla.breached'
+  // the platform API's own (domain/platform/webhook-events.ts)
+  | 'ticket.sla_breached'
+  | 'automation.fired'
+  | 'risk_signal.triggered';
 
 export interface NewEvent {
   /** a new evt_ id when not given */

@@ -5,6 +5,7 @@ import { notDeleted } from '../soft-delete';
 import { WebhookEndpoint } from '../entities';
 import { managerOf, type Db, type Executor } from '../db';
 import type { WebhookApiName } from '../../domain/webhooks/api-names';
+import { lockPlatformWorkspace } from './platform-workspaces';
 import { lockWorkspace } from './workspaces';
 
 /** An endpoint as the API shows it: everything but the secret. */
@@ -35,7 +36,9 @@ export async function insertEndpoint(
   max: number,
 ): Promise<EndpointRecord | null> {
   return db.transaction(async (m) => {
-    await lockWorkspace(m, e.workspaceId);
+    // the workspace of the endpoint's API (its foreign key says which table holds it)
+    if (e.api === 'platform') await lockPlatformWorkspace(m, e.workspaceId);
+    else await lockWorkspace(m, e.workspaceId);
     const live = await m.count(WebhookEndpoint, { where: { workspaceId: e.workspaceId, ...notDeleted } });
     if (live >= max) return null;
     await m.insert(WebhookEndpoint, e);
