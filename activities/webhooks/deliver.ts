@@ -21,6 +21,8 @@ export interface WebhookActivityDeps {
   receiverTimeoutMs?: number;
   /** the webhook APIs, whose signature headers each endpoint's attempts carry (default WEBHOOK_APIS) */
   apis?: WebhookApis;
+  /** the clock that says whether a rotation's 24 h have passed (default the system's); tests stand at the boundary */
+  clock?: () => Date;
 }
 
 /**
@@ -52,6 +54,7 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
       }
       const startedAt = new Date();
       const secret = openSecret(deps.secretKey, d.secret_box, d.endpoint_id);
+      const previousSecret = previousSecretOf(deps, d);
       // An unreadable secret (WEBHOOK_SECRET_KEY changed) fails the attempt without sending:
       // retrying the activity could not help, and an unsigned POST must never go out.
       const result: AttemptResult =
@@ -61,7 +64,7 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
               d.url,
               d.body,
               deliveryHeaders(
-                { id: deliveryId, timestampSeconds: Math.floor(startedAt.getTime() / 1000), body: d.body, secret },
+                { id: deliveryId, timestampSeconds: Math.floor(startedAt.getTime() / 1000), body: d.body, secret, previousSecret },
                 webhookApi(d.api, deps.apis).signatures,
               ),
               safeAgentFor(d.url, deps.agents),
@@ -85,6 +88,20 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
       return outcome;
     },
   });
+}
+
+/**
+ * The secret a rotation replaced while its 24 h last (docs/webhooks.md, "Secret rotation"),
+ * else null. One that cannot be opened is left out: the new secret's signature still goes.
+ */
+function previousSecretOf(
+  deps: Pick<WebhookActivityDeps, 'secretKey' | 'clock'>,
+  d: { previous_secret_box: string | null; previous_secret_expires_at: Date | null; endpoint_id: string },
+): string | null {
+  if (d.previous_secret_box === null || d.previous_secret_expires_at === null) return null;
+  const now = (deps.clock ?? (() => new Date()))();
+  if (now.getTime() >= new Date(d.previous_secret_expires_at).getTime()) return null;
+  return openSecret(deps.secretKey, d.previous_secret_box, d.endpoint_id);
 }
 
 function openSecret(key: Buffer, box: string, endpointId: string): string | null {

@@ -55,6 +55,14 @@ export class WebhookEndpoint {
   @Column({ name: 'secret_box', type: 'text' })
   secretBox!: string;
 
+  /** the secret the last rotation replaced, sealed like secretBox; signed beside the new one until previousSecretExpiresAt */
+  @Column({ name: 'previous_secret_box', type: 'text', nullable: true })
+  previousSecretBox!: string | null;
+
+  /** the end of the rotation's 24 h during which deliveries carry both signatures */
+  @Column({ name: 'previous_secret_expires_at', type: 'timestamptz', nullable: true })
+  previousSecretExpiresAt!: Date | null;
+
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
   createdAt!: Date;
 

@@ -184,6 +184,9 @@ export interface DeliveryToAttempt {
   active: boolean;
   deleted_at: Date | null;
   secret_box: string;
+  /** the secret the last rotation replaced, and until when it is still signed with (null: none) */
+  previous_secret_box: string | null;
+  previous_secret_expires_at: Date | null;
   recorded_at: Date | null;
   recorded_error: string | null;
 }
@@ -192,6 +195,7 @@ export async function deliveryToAttempt(executor: Executor, deliveryId: string, 
   const { rows } = await sql<DeliveryToAttempt>(
     executor,
     `SELECT d.body, d.endpoint_id, e.api, e.url, e.active, e.deleted_at, e.secret_box,
+            e.previous_secret_box, e.previous_secret_expires_at,
             a.started_at AS recorded_at, a.error AS recorded_error
        FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
        LEFT JOIN webhook_attempts a ON a.delivery_id = d.id AND a.attempt = $2

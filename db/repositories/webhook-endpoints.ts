@@ -1,4 +1,5 @@
-// webhook_endpoints. secret_box is written once at creation; only the delivery reads it
+// webhook_endpoints. secret_box is written at creation and by a rotation (which keeps the
+// one it replaces in previous_secret_box for 24 h); only the delivery reads them
 // (webhook-deliveries.ts, deliveryToAttempt).
 import { In } from 'typeorm';
 import { notDeleted } from '../soft-delete';
@@ -8,10 +9,22 @@ import type { WebhookApiName } from '../../domain/webhooks/api-names';
 import { lockPlatformWorkspace } from './platform-workspaces';
 import { lockWorkspace } from './workspaces';
 
-/** An endpoint as the API shows it: everything but the secret. */
-export type EndpointRecord = Omit<WebhookEndpoint, 'secretBox' | 'deletedAt' | 'workspace' | 'pausedAt' | 'pausedReason'>;
+/** An endpoint as the APIs show it: everything but the secrets (the platform API also shows why and since when it is paused). */
+export type EndpointRecord = Omit<WebhookEndpoint, 'secretBox' | 'previousSecretBox' | 'previousSecretExpiresAt' | 'deletedAt' | 'workspace' | 'platformWorkspace'>;
 
-const SHOWN = { id: true, workspaceId: true, url: true, events: true, description: true, active: true, createdAt: true, updatedAt: true, api: true } as const;
+const SHOWN = {
+  id: true,
+  workspaceId: true,
+  url: true,
+  events: true,
+  description: true,
+  active: true,
+  createdAt: true,
+  updatedAt: true,
+  api: true,
+  pausedAt: true,
+  pausedReason: true,
+} as const;
 
 export interface NewEndpoint {
   id: string;
@@ -65,6 +78,36 @@ export async function liveEndpointsOf(executor: Executor, workspaceIds: string[]
     select: { id: true, workspaceId: true, events: true, active: true, api: true },
     where: { workspaceId: In(workspaceIds), ...notDeleted },
   });
+}
+
+/** A page of one workspace's live endpoints of one API, oldest first, and how many there are. */
+export async function pageOfEndpoints(
+  executor: Executor,
+  o: { api: WebhookApiName; workspaceId: string; offset: number; limit: number },
+): Promise<{ rows: EndpointRecord[]; total: number }> {
+  const [rows, total] = await managerOf(executor).findAndCount(WebhookEndpoint, {
+    select: SHOWN,
+    where: { workspaceId: o.workspaceId, api: o.api, ...notDeleted },
+    order: { createdAt: 'ASC', id: 'ASC' },
+    skip: o.offset,
+    take: o.limit,
+  });
+  return { rows, total };
+}
+
+/**
+ * A rotation: `secretBox` becomes the endpoint's secret and the one it replaces the
+ * previous, signed beside it until `previousExpiresAt` (a second rotation within that
+ * time drops the older one). One statement, so two rotations at once chain, neither lost.
+ * False when the endpoint is deleted.
+ */
+export async function rotateEndpointSecret(executor: Executor, id: string, secretBox: string, previousExpiresAt: Date): Promise<boolean> {
+  const { affected } = await managerOf(executor).update(
+    WebhookEndpoint,
+    { id, ...notDeleted },
+    { previousSecretBox: () => 'secret_box', previousSecretExpiresAt: previousExpiresAt, secretBox, updatedAt: () => 'now()' },
+  );
+  return affected === 1;
 }
 
 export interface EndpointChange {

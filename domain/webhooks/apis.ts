@@ -49,14 +49,15 @@ const TICKETING: WebhookApi & { name: 'ticketing' } = Object.freeze({
 
 /**
  * The platform spec (`/platform/v1`): its schedule (then the endpoint is paused), its
- * snake_case envelope, `X-Service-Signature` (hex HMAC-SHA256 of the body); the pause
- * email goes to the workspace's admins. Part 2 of the platform API adds its endpoints.
+ * snake_case envelope, `X-Service-Signature` (hex HMAC-SHA256 of the body) plus the
+ * Standard Webhooks headers (issue 39: receivers may verify either); the pause email goes
+ * to the workspace's admins. Its endpoints: api/platform/webhooks.
  */
 const PLATFORM: WebhookApi & { name: 'platform' } = Object.freeze({
   name: 'platform',
   schedule: PLATFORM_RETRY_SCHEDULE,
   envelope: platformEnvelope,
-  signatures: Object.freeze(['service-signature'] as const),
+  signatures: Object.freeze(['service-signature', 'standard-webhooks'] as const),
   pauseRecipients: platformWorkspaceAdminEmails,
 });
 

@@ -13,6 +13,8 @@ export const SECRET_PREFIX = 'whsec_';
 /** 256 bits, within the 24-64 bytes Standard Webhooks recommends. */
 export const SECRET_BYTES = 32;
 export const SERVICE_SIGNATURE_HEADER = 'x-service-signature';
+/** During the 24 h after a rotation: x-service-signature keyed with the secret it replaced. */
+export const PREVIOUS_SERVICE_SIGNATURE_HEADER = 'x-service-signature-previous';
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
@@ -87,11 +89,35 @@ export function standardWebhookHeaders({ id, timestampSeconds, body, secret }: S
 export type SignatureScheme = 'service-signature' | 'standard-webhooks';
 export const SIGNATURE_SCHEMES: readonly SignatureScheme[] = Object.freeze(['service-signature', 'standard-webhooks'] as const);
 
-/** The headers of one attempt with the given schemes (default both). Compute per attempt: the timestamp must be fresh. */
-export function deliveryHeaders(input: StandardWebhookInput, schemes: readonly SignatureScheme[] = SIGNATURE_SCHEMES): Record<string, string> {
-  return {
-    'content-type': 'application/json',
-    ...(schemes.includes('service-signature') ? { [SERVICE_SIGNATURE_HEADER]: signBody(input.secret, input.body) } : {}),
-    ...(schemes.includes('standard-webhooks') ? standardWebhookHeaders(input) : {}),
-  };
+export interface DeliverySigningInput extends StandardWebhookInput {
+  /**
+   * The secret a rotation replaced, while its 24 h last (docs/webhooks.md, "Secret
+   * rotation"): each scheme then also carries a signature keyed with it, so a receiver
+   * still verifying with the old secret keeps accepting until it switches.
+   */
+  previousSecret?: string | null;
+}
+
+/**
+ * The headers of one attempt with the given schemes (default both). Compute per attempt:
+ * the timestamp must be fresh. With a previous secret, `webhook-signature` lists the new
+ * signature first and the old one after a space (Standard Webhooks allows several), and
+ * `x-service-signature-previous` carries the old secret's hex signature.
+ */
+export function deliveryHeaders(input: DeliverySigningInput, schemes: readonly SignatureScheme[] = SIGNATURE_SCHEMES): Record<string, string> {
+  const previous = input.previousSecret ?? null;
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (schemes.includes('service-signature')) {
+    headers[SERVICE_SIGNATURE_HEADER] = signBody(input.secret, input.body);
+    if (previous !== null) headers[PREVIOUS_SERVICE_SIGNATURE_HEADER] = signBody(previous, input.body);
+  }
+  if (schemes.includes('standard-webhooks')) {
+    const current = standardWebhookHeaders(input);
+    Object.assign(headers, current);
+    if (previous !== null) {
+      const old = standardWebhookHeaders({ ...input, secret: previous })['webhook-signature'];
+      headers['webhook-signature'] = `${current['webhook-signature']} ${old}`;
+    }
+  }
+  return headers;
 }

@@ -30,11 +30,11 @@ describe('the webhook API table', () => {
     assert.equal(t.pauseRecipients, agentEmails);
   });
 
-  it('platform: its spec schedule with the pause, a snake_case envelope, X-Service-Signature', () => {
+  it('platform: its spec schedule with the pause, a snake_case envelope, X-Service-Signature and the Standard Webhooks headers', () => {
     const p = webhookApi('platform');
     assert.equal(p.schedule, PLATFORM_RETRY_SCHEDULE);
     assert.equal(p.schedule.onExhausted, 'pause-endpoint');
-    assert.deepEqual([...p.signatures], ['service-signature']);
+    assert.deepEqual([...p.signatures], ['service-signature', 'standard-webhooks']);
     const body = JSON.parse(p.envelope('evt_1', { type: 'ticket.created', workspaceId: 'ws_1', occurredAt: '2026-01-01T00:00:00Z', data: { id: 'tkt_1' } }));
     assert.deepEqual(body, { id: 'evt_1', type: 'ticket.created', workspace_id: 'ws_1', created_at: '2026-01-01T00:00:00.000Z', data: { id: 'tkt_1' } });
   });

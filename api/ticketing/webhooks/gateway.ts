@@ -2,26 +2,19 @@
 // this API's dependencies and data (the ticketing API, its endpoint limit), and the one
 // start in a request: redelivery and the test sender start the one-delivery workflow,
 // which owns the attempts. The domain command prepares the delivery and says how to undo
-// it; the Temporal start stays here. Only the contract is imported, never the workflow.
-import type { WorkflowHandle } from '@temporalio/client';
+// it; the Temporal start is the kit's (api/kit/manual-delivery.ts), shared with the platform API.
 import { changeEndpoint } from '../../../domain/webhooks/change-endpoint';
 import { claimRedelivery } from '../../../domain/webhooks/claim-redelivery';
 import { createTestDelivery } from '../../../domain/webhooks/create-test-delivery';
-import type { ManualDelivery, PreparedDelivery } from '../../../domain/webhooks/manual-delivery';
 import { webhookRefusals } from '../../../domain/webhooks/errors';
 import { registerEndpoint } from '../../../domain/webhooks/register-endpoint';
 import { removeEndpoint } from '../../../domain/webhooks/remove-endpoint';
+import { rotateSecret } from '../../../domain/webhooks/rotate-secret';
 import type { EndpointChange, EndpointRecord } from '../../../db/repositories/webhook-endpoints';
 import { masterKey } from '../../../lib/crypto/master-key';
-import { startOnce } from '../../../lib/temporal/start-once';
 import type { UrlPolicyOptions } from '../../../lib/webhooks/url-policy';
-import {
-  WEBHOOK_DELIVERY_WORKFLOW_TYPE,
-  WEBHOOKS_QUEUE,
-  webhookDeliveryWorkflowId,
-  type WebhookDeliveryInput,
-} from '../../../workflows/webhook-delivery/contract';
-import type { AppDeps } from '../../deps';
+import { nowOf, type AppDeps } from '../../deps';
+import { startPreparedDelivery } from '../../kit/manual-delivery';
 import { errors } from '../errors';
 import { attemptsOf, findDelivery } from './deliveries';
 import { presentDelivery } from './presenters';
@@ -51,34 +44,9 @@ export const patchEndpoint = (deps: AppDeps, endpointId: string, change: Endpoin
 
 export const deleteEndpoint = (deps: AppDeps, endpointId: string) => removeEndpoint(deps.db, endpointId);
 
-type Started = { ok: true; handle: WorkflowHandle } | { ok: false; reason: 'running' | 'unavailable' };
-
-async function startDelivery(deps: AppDeps, manual: ManualDelivery): Promise<Started> {
-  const input: WebhookDeliveryInput = manual;
-  const workflowId = webhookDeliveryWorkflowId(input.deliveryId);
-  let started: boolean;
-  try {
-    started = await startOnce(deps.temporal, WEBHOOK_DELIVERY_WORKFLOW_TYPE, {
-      workflowId,
-      taskQueue: WEBHOOKS_QUEUE,
-      args: [input],
-      // The id is per delivery: an earlier redelivery or test send of it has finished.
-      reuseClosedId: true,
-    });
-  } catch (err) {
-    deps.logger.warn({ err, deliveryId: input.deliveryId }, 'webhook delivery workflow could not start');
-    return { ok: false, reason: 'unavailable' };
-  }
-  // Not started: the previous run set the row's final status and is just returning, not an outage.
-  return started ? { ok: true, handle: deps.temporal.workflow.getHandle(workflowId) } : { ok: false, reason: 'running' };
-}
-
-/** Starts what the command prepared; a start that fails undoes the command, so the log does not lie. */
-async function startPrepared(deps: AppDeps, prepared: PreparedDelivery): Promise<Started> {
-  const started = await startDelivery(deps, prepared.start);
-  if (!started.ok) await prepared.undo();
-  return started;
-}
+/** A new signing secret (shown once); the replaced one is signed with beside it for 24 h. */
+export const rotateEndpointSecret = (deps: AppDeps, endpointId: string) =>
+  rotateSecret(deps.db, { secretKey: masterKey(deps.config) }, endpointId, nowOf(deps));
 
 async function current(deps: AppDeps, endpointId: string, deliveryId: string): Promise<WebhookDelivery> {
   const row = await findDelivery(deps.db, endpointId, deliveryId);
@@ -91,7 +59,7 @@ async function current(deps: AppDeps, endpointId: string, deliveryId: string): P
  * evt_ id (the receiver's deduplication key); attempt numbers continue after the ones already made.
  */
 export async function redeliver(deps: AppDeps, endpoint: EndpointRecord, deliveryId: string): Promise<WebhookDelivery> {
-  const started = await startPrepared(deps, await claimRedelivery(deps.db, endpoint, deliveryId));
+  const started = await startPreparedDelivery(deps, await claimRedelivery(deps.db, endpoint, deliveryId));
   if (!started.ok) {
     if (started.reason === 'running') throw webhookRefusals.deliveryInProgress(deliveryId);
     throw errors.unavailable('The redelivery could not be started; nothing was changed, retry later');
@@ -111,7 +79,7 @@ export async function sendTest(
 ): Promise<{ done: boolean; delivery: WebhookDelivery }> {
   const now = new Date();
   const prepared = await createTestDelivery(deps.db, endpoint, { type, data: sampleEventData(type, endpoint.workspaceId, now), occurredAt: now });
-  const started = await startPrepared(deps, prepared);
+  const started = await startPreparedDelivery(deps, prepared);
   if (!started.ok) throw errors.unavailable('The test event could not be sent; retry later');
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([

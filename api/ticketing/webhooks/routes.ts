@@ -8,8 +8,9 @@ import { parse } from '../../kit/validation';
 import { canUseWorkspace, requireScope, requireWorkspace } from '../access';
 import { looksLikeId } from '../../kit/fields';
 import { visibleRow } from '../../kit/visible-row';
+import { iso } from '../../kit/dates';
 import { attemptsOf, listDeliveries } from './deliveries';
-import { createEndpoint, deleteEndpoint, patchEndpoint, redeliver, sendTest } from './gateway';
+import { createEndpoint, deleteEndpoint, patchEndpoint, redeliver, rotateEndpointSecret, sendTest } from './gateway';
 import { presentDelivery, presentEndpoint } from './presenters';
 import { findEndpoint, listEndpoints, type EndpointRecord } from '../../../db/repositories/webhook-endpoints';
 import { CreateWebhookBody, DeliveriesQuery, ListWebhooksQuery, PatchWebhookBody, TestWebhookBody, type WebhookEventType } from './schema';
@@ -76,6 +77,16 @@ export function webhooksRouter(deps: AppDeps): Router {
     const endpoint = await visibleEndpoint(ctx, ctx.params.id);
     await deleteEndpoint(deps, endpoint.id);
     ctx.status = 204;
+  });
+
+  router.post('/webhooks/:id/rotate-secret', async (ctx) => {
+    requireManage(ctx);
+    const endpoint = await visibleEndpoint(ctx, ctx.params.id);
+    const { endpoint: rotated, secret, previousExpiresAt } = await rotateEndpointSecret(deps, endpoint.id);
+    const { createdAt, updatedAt, ...rest } = presentEndpoint(rotated);
+    // The new secret is in the answer: no-store, and sealed in the idempotency store.
+    carriesSecret(ctx);
+    ctx.body = { ...rest, secret, previousSecretExpiresAt: iso(previousExpiresAt), createdAt, updatedAt };
   });
 
   router.get('/webhooks/:id/deliveries', async (ctx) => {

@@ -126,6 +126,17 @@ export const CreatedWebhookEndpoint = registry.register(
     secret: z.string().openapi({ description: 'The signing secret; shown only in this response.', example: 'whsec_…' }),
   }),
 );
+export const RotatedWebhookSecret = registry.register(
+  'RotatedWebhookSecret',
+  z.object({
+    ...endpointShape,
+    secret: z.string().openapi({ description: 'The new signing secret; shown only in this response.', example: 'whsec_…' }),
+    previousSecretExpiresAt: z.string().openapi({
+      format: 'date-time',
+      description: 'Until then deliveries also carry signatures with the secret this one replaced (24 h); then only the new one.',
+    }),
+  }),
+);
 export const WebhookList = registry.register(
   'WebhookList',
   z.object({ total: z.number().int(), data: z.array(WebhookEndpoint) }),
@@ -209,7 +220,7 @@ registry.registerPath({
   method: 'patch',
   path: '/v1/webhooks/{id}',
   summary: 'Change url, events, description or active (pause/resume)',
-  description: `${scope} The same rules as registration. The secret cannot be changed: delete and recreate to rotate it. ${hidden}`,
+  description: `${scope} The same rules as registration. The secret is changed by POST /v1/webhooks/{id}/rotate-secret. ${hidden}`,
   security,
   request: { params: WebhookIdParams, ...body(PatchWebhookBody) },
   responses: { 200: json(WebhookEndpoint, 'The endpoint as changed'), ...errorResponses(400, 404) },
@@ -223,6 +234,19 @@ registry.registerPath({
   security,
   request: { params: WebhookIdParams },
   responses: { 204: { description: 'Removed; no body' }, ...errorResponses(404) },
+});
+
+registry.registerPath({
+  method: 'post',
+  path: '/v1/webhooks/{id}/rotate-secret',
+  summary: 'Rotate the signing secret (the new one is shown once)',
+  description:
+    `${scope} For 24 h deliveries carry both signatures: \`webhook-signature\` lists \`v1,<new> v1,<old>\`, ` +
+    '`X-Service-Signature` is keyed with the new secret and `X-Service-Signature-Previous` with the old one; then only the new one. ' +
+    `A second rotation within the 24 h keeps only the secret it replaces as the old one. ${hidden}`,
+  security,
+  request: { params: WebhookIdParams },
+  responses: { 200: json(RotatedWebhookSecret, 'The endpoint, with its new secret'), ...errorResponses(404) },
 });
 
 registry.registerPath({
