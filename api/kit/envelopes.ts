@@ -30,6 +30,12 @@ const PLATFORM_CODES: Record<string, string> = {
   ticket_not_found: 'not_found',
   agent_not_found: 'not_found',
   player_not_found: 'not_found',
+  // the webhook domain's refusals (domain/webhooks/errors.ts), shared by both APIs' endpoints
+  webhook_not_found: 'not_found',
+  delivery_not_found: 'not_found',
+  delivery_in_progress: 'conflict',
+  webhook_paused: 'conflict',
+  webhook_limit_reached: 'conflict',
 };
 
 /** The platform spec (docs/api-kit.md): `{ error: { code, message, status, request_id, details? } }`. */

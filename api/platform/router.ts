@@ -8,6 +8,7 @@ import { platformTicketsRouter } from './tickets/routes';
 import { platformTokensRouter } from './tokens/routes';
 import { platformUsersRouter } from './users/routes';
 import { platformWorkspacesRouter } from './workspaces/routes';
+import { platformWebhooksRouter } from './webhooks/routes';
 
 registry.registerPath({
   method: 'get',
@@ -35,5 +36,6 @@ export function platformRouter(deps: AppDeps): Router {
   for (const r of [platformTokensRouter(deps, auth), platformWorkspacesRouter(deps, auth), platformTicketsRouter(deps, auth), platformUsersRouter(deps, auth)]) {
     router.use(r.routes());
   }
+  router.use(platformWebhooksRouter(deps, auth).routes());
   return router;
 }

@@ -55,6 +55,31 @@ export async function pageOfDeliveries(
   return rows;
 }
 
+/**
+ * One page of an endpoint's log by offset (the platform API's `page`/`per_page`), newest
+ * first by (created_at, id), and how many deliveries the log holds under the filter.
+ */
+export async function offsetPageOfDeliveries(
+  executor: Executor,
+  endpointId: string,
+  q: { status: DeliveryStatus | null; offset: number; limit: number },
+): Promise<{ rows: DeliveryRow[]; total: number }> {
+  const where = ['endpoint_id = $1', `created_at > now() - ${LOG_RETENTION}`, '($2::text IS NULL OR status = $2)'];
+  const { rows } = await sql<DeliveryRow & { total: string }>(
+    executor,
+    `SELECT ${COLUMNS}, count(*) OVER () AS total FROM webhook_deliveries WHERE ${where.join(' AND ')}
+      ORDER BY created_at DESC, id DESC OFFSET $3 LIMIT $4`,
+    [endpointId, q.status, q.offset, q.limit],
+  );
+  let total = rows.length ? Number(rows[0].total) : 0;
+  if (!rows.length && q.offset > 0) {
+    // past the last page: the window function saw no row, so count on its own
+    const counted = await sql<{ n: string }>(executor, `SELECT count(*) AS n FROM webhook_deliveries WHERE ${where.join(' AND ')}`, [endpointId, q.status]);
+    total = Number(counted.rows[0].n);
+  }
+  return { rows: rows.map(({ total: _total, ...row }) => row), total };
+}
+
 /** A delivery of this endpoint that is still in the 7-day log. */
 export async function findLoggedDelivery(executor: Executor, endpointId: string, id: string): Promise<DeliveryRow | null> {
   const { rows } = await sql<DeliveryRow>(

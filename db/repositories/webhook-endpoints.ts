@@ -4,7 +4,7 @@
 import { In } from 'typeorm';
 import { notDeleted } from '../soft-delete';
 import { WebhookEndpoint } from '../entities';
-import { managerOf, type Db, type Executor } from '../db';
+import { managerOf, sql, type Db, type Executor } from '../db';
 import type { WebhookApiName } from '../../domain/webhooks/api-names';
 import { lockPlatformWorkspace } from './platform-workspaces';
 import { lockWorkspace } from './workspaces';
@@ -161,4 +161,20 @@ export async function pauseEndpoint(executor: Executor, endpointId: string, reas
     { id: endpointId },
     { active: false, pausedAt: () => 'now()', pausedReason: reason, updatedAt: () => 'now()' },
   );
+}
+
+/**
+ * A workspace's purge (domain/platform/purge-workspace.ts): every endpoint of the API's
+ * workspace, deleted ones too, with their delivery log (attempts go with their delivery,
+ * ON DELETE CASCADE), so the workspace's row can go. A delivery still retrying finds no
+ * row at its next attempt and ends there (deliveryToAttempt: null, 'skipped').
+ */
+export async function purgeEndpointsOfWorkspace(executor: Executor, api: WebhookApiName, workspaceId: string): Promise<{ endpoints: number; deliveries: number }> {
+  const deliveries = await sql(
+    executor,
+    `DELETE FROM webhook_deliveries WHERE endpoint_id IN (SELECT id FROM webhook_endpoints WHERE api = $1 AND workspace_id = $2)`,
+    [api, workspaceId],
+  );
+  const endpoints = await sql(executor, `DELETE FROM webhook_endpoints WHERE api = $1 AND workspace_id = $2`, [api, workspaceId]);
+  return { endpoints: endpoints.rowCount ?? 0, deliveries: deliveries.rowCount ?? 0 };
 }

@@ -1,12 +1,14 @@
 // The end of a workspace's grace (its deletion workflow's timer): the workspace and all
 // its data go in one transaction (db/repositories/platform-workspaces.ts
 // deletePlatformWorkspaceWithData: channels, memberships, tokens, tickets, replies, its
-// platform events and the pending workflow starts of its tickets and tokens), if it is
+// platform events and the pending workflow starts of its tickets and tokens; its webhook
+// endpoints with their delivery logs, db/repositories/webhook-endpoints.ts), if it is
 // still pending deletion under the request the workflow keeps. Otherwise nothing:
 // restored (or deleted again, a newer request with its own run) or already gone.
 // The organisation's users stay (they belong to the organisation, not to the workspace).
 import type { Db } from '../../db/db';
 import { deletePlatformWorkspaceWithData, lockPlatformWorkspace } from '../../db/repositories/platform-workspaces';
+import { purgeEndpointsOfWorkspace } from '../../db/repositories/webhook-endpoints';
 
 export interface PurgeOutboxIds {
   ticket(ticketId: string): string;
@@ -18,6 +20,7 @@ export async function purgePlatformWorkspace(db: Db, workspaceId: string, reques
     const workspace = await lockPlatformWorkspace(m, workspaceId);
     if (!workspace || workspace.status !== 'pending_deletion') return 'not_pending';
     if (workspace.deletionRequestedAt === null || new Date(workspace.deletionRequestedAt).getTime() !== requestedAt.getTime()) return 'not_pending';
+    await purgeEndpointsOfWorkspace(m, 'platform', workspaceId); // their foreign key would refuse the workspace's delete
     await deletePlatformWorkspaceWithData(m, workspaceId, outboxIdsOf);
     return 'purged';
   });
