@@ -43,6 +43,7 @@ describe('access', () => {
       ['DELETE', `/v1/webhooks/${theirs.id}`],
       ['GET', `/v1/webhooks/${theirs.id}/deliveries`],
       ['POST', `/v1/webhooks/${theirs.id}/test`, {}],
+      ['POST', `/v1/webhooks/${theirs.id}/rotate-secret`],
     ] as const) {
       assertError(await api.request(method, path, { token, body }), 404, 'webhook_not_found');
     }

@@ -270,6 +270,7 @@ describe('OpenAPI', () => {
       ['/v1/webhooks/{id}/deliveries', 'get'],
       ['/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver', 'post'],
       ['/v1/webhooks/{id}/test', 'post'],
+      ['/v1/webhooks/{id}/rotate-secret', 'post'],
     ]) {
       assert.ok(doc.paths[path]?.[method], `${method} ${path}`);
     }
