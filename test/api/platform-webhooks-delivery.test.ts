@@ -127,3 +127,25 @@ test('rotation: for 24 h both secrets sign (webhook-signature lists v1,<new> v1,
   assert.equal(verifiesStandard(old, a), false, 'the old secret no longer verifies');
   assert.equal(verifyServiceSignature(old, a.raw, a.headers['x-service-signature'] as string), false);
 });
+
+test('PATCH {active: false} pauses; PATCH {active: true} resumes without replaying what was skipped meanwhile', async () => {
+  const set = async (active: boolean) => {
+    const res = await api.request('PATCH', `/platform/v1/webhooks/${hook.id}`, { token: t.adminToken, body: { active } });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    return res.body;
+  };
+  assert.equal((await set(false)).paused_reason, 'manual');
+  const whilePaused = await requests.newTicket(t, { subject: 'While paused' });
+  const logged = async (ticketId: string) => {
+    const log = await api.request('GET', `/platform/v1/webhooks/${hook.id}/deliveries?per_page=100`, { token: t.adminToken });
+    return log.body.data.find((x: any) => x.payload.data.id === ticketId);
+  };
+  const skipped = await eventually(async () => (await logged(whilePaused.id))?.status === 'skipped' && logged(whilePaused.id), { timeoutMs: 30_000, what: 'the skipped delivery' });
+  assert.equal(skipped.attempt_log.length, 0);
+  const resumed = await set(true);
+  assert.deepEqual([resumed.active, resumed.paused_reason, resumed.paused_at], [true, null, null]);
+  const afterResume = await requests.newTicket(t, { subject: 'After resuming' });
+  await arrived(afterResume.id, ['ticket.created']);
+  assert.equal(receiver.requests.filter((d) => d.envelope?.data?.id === whilePaused.id).length, 0, 'nothing of the paused time is sent');
+  assert.equal((await logged(whilePaused.id)).status, 'skipped');
+});
