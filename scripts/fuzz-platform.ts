@@ -1,6 +1,7 @@
 // The schemathesis configuration of `npm run fuzz`'s /platform/v1 pass (scripts/fuzz.ts):
-// a ticket made for the run and the bootstrap workspace's channels and users offered as ids,
-// so the fuzzer walks past the lookups (changing, replying to, deleting and restoring them)
+// a ticket and a webhook endpoint made for the run and the bootstrap workspace's channels
+// and users offered as ids, so the fuzzer walks past the lookups (changing, replying to,
+// deleting and restoring them, rotating the endpoint's secret, reading its deliveries)
 // instead of meeting only 404s.
 import { writeFileSync } from 'node:fs';
 
@@ -16,6 +17,14 @@ export async function writePlatformFuzzConfig(base: string, creds: { adminToken:
   });
   if (!ticket.ok) throw new Error(`could not create the fuzz platform ticket: ${ticket.status} ${await ticket.text()}`);
   const ticketId = ((await ticket.json()) as { id: string }).id;
+  // an https URL on a public name, as the URL policy wants (a name that does not resolve here is accepted too)
+  const webhook = await fetch(`${base}/platform/v1/webhooks`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ url: 'https://hooks.example.com/fuzz', events: ['ticket.created', 'ticket.updated'] }),
+  });
+  if (!webhook.ok) throw new Error(`could not create the fuzz platform webhook: ${webhook.status} ${await webhook.text()}`);
+  const webhookId = ((await webhook.json()) as { id: string }).id;
   const quoted = (ids: string[]) => ids.map((id) => `"${id}"`).join(', ');
   const userIds = users.data.map((u) => u.id);
   writeFileSync(
@@ -28,7 +37,7 @@ export async function writePlatformFuzzConfig(base: string, creds: { adminToken:
       '[dictionaries.user]',
       `values = [${quoted(userIds)}]`,
       '[dictionaries.entity]',
-      `values = [${quoted([ticketId, creds.workspaceId, ...userIds])}]`,
+      `values = [${quoted([ticketId, webhookId, creds.workspaceId, ...userIds])}]`,
       '[parameters]',
       '"path.id" = { dictionary = "entity", probability = 0.6 }',
       '"body.workspace_id" = { dictionary = "workspace", probability = 0.7 }',
