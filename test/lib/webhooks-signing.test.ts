@@ -109,3 +109,22 @@ test('deliveryHeaders carries only the schemes it is given (an API names its own
   ]);
   assert.deepEqual(deliveryHeaders(input), deliveryHeaders(input, ['service-signature', 'standard-webhooks']));
 });
+
+test('with a previous secret (a rotation\'s 24 h): webhook-signature lists v1,<new> v1,<old>, X-Service-Signature-Previous the old one', () => {
+  const fresh = newEndpointSecret();
+  const old = newEndpointSecret();
+  const now = Math.floor(Date.now() / 1000);
+  const h = deliveryHeaders({ id: 'evt_7', timestampSeconds: now, body, secret: fresh, previousSecret: old });
+  const alone = (secret: string) => standardWebhookHeaders({ id: 'evt_7', timestampSeconds: now, body, secret })['webhook-signature'];
+  assert.equal(h['webhook-signature'], `${alone(fresh)} ${alone(old)}`);
+  assert.equal(h['x-service-signature'], signBody(fresh, body));
+  assert.equal(h['x-service-signature-previous'], signBody(old, body));
+  // receivers on either secret verify; a third secret does not
+  assert.doesNotThrow(() => new Webhook(fresh).verify(body, h));
+  assert.doesNotThrow(() => new Webhook(old).verify(body, h));
+  assert.throws(() => new Webhook(newEndpointSecret()).verify(body, h));
+  // null or absent: one secret, no extra header; only the schemes given carry the old one
+  assert.deepEqual(deliveryHeaders({ id: 'evt_7', timestampSeconds: now, body, secret: fresh, previousSecret: null }), deliveryHeaders({ id: 'evt_7', timestampSeconds: now, body, secret: fresh }));
+  const serviceOnly = deliveryHeaders({ id: 'evt_7', timestampSeconds: now, body, secret: fresh, previousSecret: old }, ['service-signature']);
+  assert.deepEqual(Object.keys(serviceOnly).sort(), ['content-type', 'x-service-signature', 'x-service-signature-previous']);
+});
