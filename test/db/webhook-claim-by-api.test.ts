@@ -18,10 +18,16 @@ import { newId } from '../../lib/ids';
 import { createAgent, createTenant } from '../support/factories';
 import { throwawayDatabase, type ThrowawayDb } from '../support/throwaway-db';
 import { insertAttempt, insertEndpoint } from '../support/webhook-factories';
+import { insertEndpoint as insertEndpointRow } from '../../db/repositories/webhook-endpoints';
+import { createPlatformTenant } from '../../domain/platform/create-tenant';
+import { encryptSecret } from '../../lib/crypto/secret-box';
+import { newEndpointSecret } from '../../lib/webhooks/signing';
 
 let throwaway: ThrowawayDb;
 let db: Db;
 let workspaceId: string;
+/** a platform workspace: a platform endpoint's foreign key names one (migration PlatformWebhookEndpoints) */
+let platformWorkspaceId: string;
 let ticketingEndpoint: string;
 let platformEndpoint: string;
 
@@ -46,8 +52,10 @@ beforeAll(async () => {
   await createAgent(db, workspaceId);
   const key = Buffer.alloc(32, 1);
   ticketingEndpoint = (await insertEndpoint(db, { workspaceId, url: 'https://hooks.example.com/t', events: ['ticket.created'], key })).id;
-  platformEndpoint = (await insertEndpoint(db, { workspaceId, url: 'https://hooks.example.com/p', events: ['ticket.created'], key })).id;
-  await db.query(`UPDATE webhook_endpoints SET api = 'platform' WHERE id = $1`, [platformEndpoint]);
+  ({ workspaceId: platformWorkspaceId } = await createPlatformTenant(db, { name: 'Claim by API' }));
+  platformEndpoint = newId('wh');
+  const secretBox = encryptSecret(key, newEndpointSecret(), platformEndpoint);
+  await insertEndpointRow(db, { id: platformEndpoint, api: 'platform', workspaceId: platformWorkspaceId, url: 'https://hooks.example.com/p', events: ['ticket.created'], description: '', active: true, secretBox }, Infinity);
 }, 60_000);
 
 afterAll(async () => {
@@ -57,7 +65,7 @@ afterAll(async () => {
 
 const event = (api?: string) =>
   recordEvent(db, {
-    workspaceId,
+    workspaceId: api === 'platform' ? platformWorkspaceId : workspaceId,
     type: 'ticket.created',
     subjectId: newId('tkt'),
     data: { n: 1 },
