@@ -48,6 +48,18 @@ describe('POST /platform/v1/webhooks', () => {
     assert.equal(rows[0].api, 'platform');
   });
 
+  it('an Idempotency-Key replay answers the same endpoint and secret, and registers one endpoint', async () => {
+    const t = await platformTenant(api);
+    const headers = { 'idempotency-key': `wh-${Date.now()}` };
+    const first = await post(t.adminToken, body(), headers);
+    const again = await post(t.adminToken, body(), headers);
+    assert.equal(first.status, 201);
+    assert.equal(again.status, 201);
+    assert.deepEqual([again.body.id, again.body.secret], [first.body.id, first.body.secret]);
+    const { rows } = await api.deps.db.query('SELECT count(*)::int AS n FROM webhook_endpoints WHERE workspace_id = $1', [t.workspaceId]);
+    assert.equal(rows[0].n, 1);
+  });
+
   it('takes exactly the platform event types: none, a wildcard, an unknown or a /v1-only type is a 400', async () => {
     const t = await platformTenant(api);
     const all = await registered(t, { events: [...PLATFORM_EVENT_TYPES, 'ticket.created'] });
