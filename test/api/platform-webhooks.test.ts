@@ -9,6 +9,8 @@ import { assertPlatformError, platformMember, platformTenant, startPlatformApi }
 import { createPlatformWorkspace } from '../../domain/platform/create-workspace';
 import type { PlatformTenant } from '../../domain/platform/create-tenant';
 import { PLATFORM_EVENT_TYPES } from '../../domain/platform/webhook-events';
+import { masterKey } from '../../lib/crypto/master-key';
+import { decryptSecret } from '../../lib/crypto/secret-box';
 
 let api: TestApi;
 let now: Date | null = null; // the API's clock: the system's unless a test stands somewhere
@@ -56,8 +58,23 @@ describe('POST /platform/v1/webhooks', () => {
     assert.equal(first.status, 201);
     assert.equal(again.status, 201);
     assert.deepEqual([again.body.id, again.body.secret], [first.body.id, first.body.secret]);
+    assert.equal(again.headers.get('idempotent-replayed'), 'true');
     const { rows } = await api.deps.db.query('SELECT count(*)::int AS n FROM webhook_endpoints WHERE workspace_id = $1', [t.workspaceId]);
     assert.equal(rows[0].n, 1);
+    const stored = await api.deps.db.query('SELECT response::text AS response FROM idempotency_keys WHERE key = $1', [headers['idempotency-key']]);
+    assert.equal(stored.rows.length, 1);
+    assert.ok(!stored.rows[0].response.includes(first.body.secret), 'the secret is stored sealed only');
+
+    // a replayed rotation answers the same new secret and does not rotate again
+    const rotateHeaders = { 'idempotency-key': `rot-${Date.now()}` };
+    const rotate = () => api.request('POST', `/platform/v1/webhooks/${first.body.id}/rotate-secret`, { token: t.adminToken, headers: rotateHeaders });
+    const r1 = await rotate();
+    const r2 = await rotate();
+    assert.equal(r1.status, 200);
+    assert.deepEqual([r2.status, r2.body.secret], [200, r1.body.secret]);
+    const row = (await api.deps.db.query('SELECT secret_box, previous_secret_box FROM webhook_endpoints WHERE id = $1', [first.body.id])).rows[0];
+    assert.equal(decryptSecret(masterKey(api.deps.config), row.secret_box, first.body.id), r1.body.secret);
+    assert.equal(decryptSecret(masterKey(api.deps.config), row.previous_secret_box, first.body.id), first.body.secret, 'rotated once');
   });
 
   it('takes exactly the platform event types: none, a wildcard, an unknown or a /v1-only type is a 400', async () => {
@@ -206,5 +223,11 @@ describe('GET /platform/v1/webhooks/{id}/deliveries', () => {
     // a pending delivery cannot be sent again yet
     const pending = await insertLoggedDelivery(api.deps.db, { endpointId: w.id, workspaceId: t.workspaceId, status: 'pending' });
     assertPlatformError(await api.request('POST', `/platform/v1/webhooks/${w.id}/deliveries/${pending}/redeliver`, { token: t.adminToken }), 409, 'conflict');
+    // nor one of a paused endpoint (resume it first); nothing is claimed
+    assert.equal((await api.request('PATCH', `/platform/v1/webhooks/${w.id}`, { token: t.adminToken, body: { active: false } })).status, 200);
+    const paused = await api.request('POST', `/platform/v1/webhooks/${w.id}/deliveries/${older}/redeliver`, { token: t.adminToken });
+    assertPlatformError(paused, 409, 'conflict');
+    assert.match(paused.body.error.message, /paused/);
+    assert.equal((await api.deps.db.query('SELECT status FROM webhook_deliveries WHERE id = $1', [older])).rows[0].status, 'failed');
   });
 });
