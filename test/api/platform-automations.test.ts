@@ -1,9 +1,13 @@
 // Platform automations over HTTP (docs/platform.md, "Automations"): the CRUD in the platform
 // shapes, who may manage them (managers and admins; agents read), the reach (another
 // organisation's or workspace's rule, another environment's: 404; filters: empty pages)
-// and the validation (400 naming the field).
+// and the validation (400 naming the field); a workspace's deletion and purge.
 import assert from 'node:assert/strict';
 import type { PlatformTenant } from '../../domain/platform/create-tenant';
+import { purgePlatformWorkspace } from '../../domain/platform/purge-workspace';
+import { platformTicketWorkflowId } from '../../workflows/platform-ticket/contract';
+import { platformTokenExpiryWorkflowId } from '../../workflows/platform-token/contract';
+import { platformWorkspaceDeletionWorkflowId } from '../../workflows/platform-workspace/contract';
 import type { TestApi } from '../support/api';
 import { assertPlatformError, platformMember, platformTenant, startPlatformApi } from '../support/platform';
 
@@ -161,5 +165,27 @@ describe('validation: 400 validation_failed naming the field', () => {
     await refused({ actions: [{ type: 'assign', user_id: 'usr_nobody' }] }, 'actions.0.user_id', 'patch');
     const ok = await post(t.adminToken, rule({ conditions: [{ field: 'channel_id', operator: 'in', value: [t.channelIds.email, t.channelIds.chat] }], actions: [{ type: 'assign', user_id: null }] }));
     assert.equal(ok.status, 201, JSON.stringify(ok.body));
+  });
+});
+
+describe('with the workspace', () => {
+  it('a workspace pending deletion takes no new or changed rule (409) but may lose one; the purge removes the rest', async () => {
+    const t = await platformTenant(api);
+    const other = await api.request('POST', '/platform/v1/workspaces', { token: t.adminToken, body: { name: 'Stays' } });
+    const orgAdmin = await platformMember(api, t, 'admin', { workspaceId: other.body.id, isOrgAdmin: true });
+    const keep = await created(t.adminToken);
+    const gone = await created(t.adminToken);
+    const deletion = await api.request('DELETE', `/platform/v1/workspaces/${t.workspaceId}?confirm=true`, { token: t.adminToken });
+    assert.equal(deletion.status, 202);
+    assertPlatformError(await post(orgAdmin.token, rule({ workspace_id: t.workspaceId })), 409, 'conflict');
+    assertPlatformError(await patch(orgAdmin.token, keep.id, { name: 'x' }), 409, 'conflict');
+    assert.equal((await del(orgAdmin.token, gone.id)).status, 204);
+    // what the deletion workflow's activity does at purge_at: the rules go with the workspace's row
+    const outcome = await purgePlatformWorkspace(api.deps.db, t.workspaceId, new Date(deletion.body.deletion_requested_at), { ticket: platformTicketWorkflowId, token: platformTokenExpiryWorkflowId });
+    assert.equal(outcome, 'purged');
+    const { rows } = await api.deps.db.query(`SELECT count(*)::int AS n FROM platform_automations WHERE workspace_id = $1`, [t.workspaceId]);
+    assert.equal(rows[0].n, 0);
+    assertPlatformError(await get(orgAdmin.token, `/${keep.id}`), 404, 'not_found');
+    await api.deps.temporal.workflow.getHandle(platformWorkspaceDeletionWorkflowId(t.workspaceId, deletion.body.deletion_requested_at)).terminate('test done').catch(() => undefined);
   });
 });
