@@ -1,5 +1,5 @@
 // The schemathesis configuration of `npm run fuzz`'s /platform/v1 pass (scripts/fuzz.ts):
-// a ticket made for the run and the bootstrap workspace's channels and users offered as ids,
+// a ticket and an automation made for the run and the bootstrap workspace's channels and users offered as ids,
 // so the fuzzer walks past the lookups (changing, replying to, deleting and restoring them)
 // instead of meeting only 404s.
 import { writeFileSync } from 'node:fs';
@@ -16,6 +16,14 @@ export async function writePlatformFuzzConfig(base: string, creds: { adminToken:
   });
   if (!ticket.ok) throw new Error(`could not create the fuzz platform ticket: ${ticket.status} ${await ticket.text()}`);
   const ticketId = ((await ticket.json()) as { id: string }).id;
+  // an automation rule, so PATCH and DELETE /automations/{id} are walked past their 404
+  const automation = await fetch(`${base}/platform/v1/automations`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ name: 'Fuzz', trigger: 'ticket.updated', actions: [{ type: 'add_tag', value: 'fuzz' }] }),
+  });
+  if (!automation.ok) throw new Error(`could not create the fuzz platform automation: ${automation.status} ${await automation.text()}`);
+  const automationId = ((await automation.json()) as { id: string }).id;
   const quoted = (ids: string[]) => ids.map((id) => `"${id}"`).join(', ');
   const userIds = users.data.map((u) => u.id);
   writeFileSync(
@@ -28,7 +36,7 @@ export async function writePlatformFuzzConfig(base: string, creds: { adminToken:
       '[dictionaries.user]',
       `values = [${quoted(userIds)}]`,
       '[dictionaries.entity]',
-      `values = [${quoted([ticketId, creds.workspaceId, ...userIds])}]`,
+      `values = [${quoted([ticketId, creds.workspaceId, ...userIds, automationId])}]`,
       '[parameters]',
       '"path.id" = { dictionary = "entity", probability = 0.6 }',
       '"body.workspace_id" = { dictionary = "workspace", probability = 0.7 }',

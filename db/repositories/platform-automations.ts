@@ -127,3 +127,17 @@ export async function deletePlatformAutomation(executor: Executor, id: string): 
   const { rowCount } = await sql(executor, `DELETE FROM platform_automations WHERE id = $1`, [id]);
   return (rowCount ?? 0) > 0;
 }
+
+/** Which of `ids` are channels of the workspace (a rule's channel conditions, in one query). */
+export async function workspaceChannelIds(executor: SqlExecutor, workspaceId: string, ids: string[]): Promise<Set<string>> {
+  if (!ids.length) return new Set();
+  const { rows } = await sql<{ id: string }>(executor, `SELECT id FROM platform_channels WHERE workspace_id = $1 AND id = ANY($2::text[])`, [workspaceId, ids]);
+  return new Set(rows.map((r) => r.id));
+}
+
+/** Which of `ids` are users of the organisation, in any state (a rule's assignee conditions, in one query). */
+export async function organizationUserIds(executor: SqlExecutor, organizationId: string, ids: string[]): Promise<Set<string>> {
+  if (!ids.length) return new Set();
+  const { rows } = await sql<{ id: string }>(executor, `SELECT id FROM platform_users WHERE organization_id = $1 AND id = ANY($2::text[])`, [organizationId, ids]);
+  return new Set(rows.map((r) => r.id));
+}

@@ -29,8 +29,8 @@ export const Condition = z
     field: z.enum(AUTOMATION_FIELDS as unknown as [string, ...string[]]),
     operator: z.enum(AUTOMATION_OPERATORS as unknown as [string, ...string[]]),
     value: z
-      .union([conditionText, z.array(conditionText.nullable()).max(MAX_IN_VALUES, `at most ${MAX_IN_VALUES} values`)])
-      .nullable()
+      // null inside the string branch: OpenAPI 3.0 has no null type of its own
+      .union([conditionText.nullable(), z.array(conditionText.nullable()).max(MAX_IN_VALUES, `at most ${MAX_IN_VALUES} values`)])
       .openapi({
         description:
           'status, priority, channel_id, assignee_id: equals, not_equals (one value), in (a list); assignee_id takes null (unassigned). ' +
