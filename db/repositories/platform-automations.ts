@@ -141,3 +141,9 @@ export async function organizationUserIds(executor: SqlExecutor, organizationId:
   const { rows } = await sql<{ id: string }>(executor, `SELECT id FROM platform_users WHERE organization_id = $1 AND id = ANY($2::text[])`, [organizationId, ids]);
   return new Set(rows.map((r) => r.id));
 }
+
+/** Whether an event with this dedupe key was recorded (a rule's step, checked on a retry). */
+export async function automationEventStored(executor: Executor, dedupeKey: string): Promise<boolean> {
+  const { rows } = await sql(executor, `SELECT 1 FROM events WHERE dedupe_key = $1`, [dedupeKey]);
+  return rows.length > 0;
+}

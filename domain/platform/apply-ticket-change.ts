@@ -6,7 +6,7 @@
 import type { Db } from '../../db/db';
 import { recordEvent, type EventType } from '../../db/repositories/events';
 import { lockPlatformTicket, publishPlatformReply, updatePlatformTicket, type PlatformTicketSets } from '../../db/repositories/platform-tickets';
-import { planAutomationStep } from './automation-step';
+import { afterStoredSteps, automationFiredKey, automationStepStored, planAutomationStep } from './automation-step';
 import { platformConflict, platformNotFound } from './errors';
 import { platformTicketData } from './ticket-events';
 import { factsOf, type PlatformTicketStep, type PlatformTicketStepResult } from './ticket-step';
@@ -17,7 +17,11 @@ export async function applyPlatformTicketChange(db: Db, step: PlatformTicketStep
   return db.transaction(async (m) => {
     const t = await lockPlatformTicket(m, step.ticketId);
     if (!t) return { gone: true as const };
-    if (t.version >= step.version) return factsOf(t); // a retry of a step already stored
+    if (t.version >= step.version) {
+      // a retry of a step already stored answers it; a rule's step only if that rule made it
+      if (step.change.kind !== 'automation' || (await automationStepStored(m, t.id, step.version, step.change.automationId))) return factsOf(t);
+      step = afterStoredSteps(t, step); // automation-step.ts: a workflow task re-run after a crash
+    }
     if (t.version !== step.version - 1) {
       throw platformConflict(`Ticket '${t.id}' is at step ${t.version}; step ${step.version} cannot be applied`, { version: t.version });
     }
@@ -44,7 +48,7 @@ export async function applyPlatformTicketChange(db: Db, step: PlatformTicketStep
     }
     if (automation) {
       const type = 'automation.fired';
-      const dedupeKey = `platform-ticket:${after.id}:${step.version}:${type}:${automation.fired.automation_id}`;
+      const dedupeKey = automationFiredKey(after.id, step.version, automation.fired.automation_id);
       await recordEvent(m, { workspaceId: after.workspaceId, type, subjectId: after.id, data: automation.fired, at: step.at, dedupeKey, api: 'platform' });
     }
     return factsOf(after);

@@ -6,10 +6,10 @@
 // hold or none of whose actions would change anything does not fire: its step is not
 // stored (the ticket keeps its version) and nothing is recorded.
 import type { Executor, SqlExecutor } from '../../db/db';
-import { findPlatformAutomation, listActivePlatformAutomations } from '../../db/repositories/platform-automations';
+import { automationEventStored, findPlatformAutomation, listActivePlatformAutomations } from '../../db/repositories/platform-automations';
 import { findPlatformTicket, isActivePlatformWorker } from '../../db/repositories/platform-tickets';
 import { applicableActions, assigneesOf, conditionsHold, type AutomationFiredData, type AutomationMatchQuery, type AutomationTrigger, type PlatformAutomationRecord } from './automation.rules';
-import type { PlatformTicketChange } from './ticket-step';
+import type { PlatformTicketChange, PlatformTicketStep } from './ticket-step';
 import type { PlatformTicketRecord } from './types';
 
 const takesAutomations = (t: PlatformTicketRecord) => t.deletedAt === null && t.status !== 'closed';
@@ -52,3 +52,20 @@ export async function planAutomationStep(
     fired: { automation_id: c.automationId, ticket_id: t.id, trigger: c.trigger, actions: effect.applied },
   };
 }
+
+/** The dedupe key of a rule's `automation.fired` at a step: per ticket, step and rule. */
+export const automationFiredKey = (ticketId: string, version: number, automationId: string) => `platform-ticket:${ticketId}:${version}:automation.fired:${automationId}`;
+
+/** Whether the rule made the step `version` of the ticket (its `automation.fired` is recorded). */
+export const automationStepStored = (m: Executor, ticketId: string, version: number, automationId: string) =>
+  automationEventStored(m, automationFiredKey(ticketId, version, automationId));
+
+/**
+ * A rule's step whose number another step took. Local activities reach the history when
+ * the workflow task completes: a worker that died after committing some rule steps re-runs
+ * the task, and the matching activity, asked again, meets a row that already carries them.
+ * The rule that comes next then asks for a number already stored; it is checked on the
+ * row as it is and, if it fires, stored as the next step instead, so it is neither lost
+ * nor applied twice (the workflow takes the row's version from the answer).
+ */
+export const afterStoredSteps = (t: PlatformTicketRecord, step: PlatformTicketStep): PlatformTicketStep => ({ ...step, version: t.version + 1 });

@@ -2,7 +2,8 @@
 // on the time-skipping server with the real activities over the test database: a
 // `ticket.created` rule fires once at the start and sets off a `ticket.updated` rule; a
 // `ticket.updated` rule fires after a PATCH and after a reply; two rules that would
-// trigger each other fire once each; a rule whose actions change nothing does not fire.
+// trigger each other fire once each; a rule whose actions change nothing does not fire; a
+// rule's step re-run after a crash is neither lost nor applied twice.
 import assert from 'node:assert/strict';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
@@ -10,6 +11,7 @@ import { createPlatformTicketActivities } from '../../activities/platform/ticket
 import { connectDb, type Db } from '../../db/db';
 import { findPlatformTicket } from '../../db/repositories/platform-tickets';
 import type { AutomationAction, AutomationCondition, AutomationTrigger } from '../../domain/platform/automation.rules';
+import { applyPlatformTicketChange } from '../../domain/platform/apply-ticket-change';
 import { createPlatformAutomation } from '../../domain/platform/create-automation';
 import { createPlatformTenant } from '../../domain/platform/create-tenant';
 import { createPlatformTicket } from '../../domain/platform/create-ticket';
@@ -191,4 +193,23 @@ test('a rule that closes the ticket ends the run; a ticket of the other environm
   await live.executeUpdate(patchTicketUpdate, { args: [{ status: 'pending' }] }); // after the created round
   assert.equal((await row(liveId)).status, 'pending');
   assert.deepEqual(await fired(liveId), []);
+});
+
+test("a rule's step whose number another rule took (a workflow task re-run after a crash) is stored as the next step, once; a retry answers as stored", async () => {
+  const w = await workspace();
+  const x = await w.rule('X', 'ticket.updated', [], [{ type: 'add_tag', value: 'x' }]);
+  const y = await w.rule('Y', 'ticket.updated', [], [{ type: 'add_tag', value: 'y' }]);
+  const t = await w.ticket('Crash in between');
+  await t.handle.terminate('the steps are applied by hand below');
+  const step = (version: number, automationId: string) =>
+    applyPlatformTicketChange(db, { ticketId: t.ticketId, version, at: new Date().toISOString(), change: { kind: 'automation', automationId, trigger: 'ticket.updated' } });
+  assert.equal(((await step(2, x.id)) as { version: number }).version, 2);
+  assert.equal(((await step(2, x.id)) as { version: number }).version, 2, 'a retry of X: as stored');
+  // the re-run asks for Y at 2, which X took: Y is stored as step 3
+  assert.equal(((await step(2, y.id)) as { version: number }).version, 3);
+  assert.equal(((await step(3, y.id)) as { version: number }).version, 3, 'a retry of Y: as stored');
+  const r = await row(t.ticketId);
+  assert.deepEqual(r.tags, ['x', 'y']);
+  assert.equal(r.version, 3);
+  assert.deepEqual(await fired(t.ticketId), [[x.id, 'ticket.updated'], [y.id, 'ticket.updated']]);
 });
