@@ -3,7 +3,7 @@
 // their token's environment. An unreachable workspace is a 404 (checked before the role:
 // nobody learns what exists), an agent a 403, a workspace pending deletion a 409, a
 // workspace at its limit of rules a 409; a reference that is not the workspace's a 400.
-import type { Db } from '../../db/db';
+import type { Db, Executor } from '../../db/db';
 import { countPlatformAutomations, insertPlatformAutomation } from '../../db/repositories/platform-automations';
 import { lockPlatformWorkspace } from '../../db/repositories/platform-workspaces';
 import { hasRole, reachesWorkspace, type PlatformCaller } from './access.rules';
@@ -31,9 +31,19 @@ export interface NewAutomationInput {
   now: Date;
 }
 
-export async function createPlatformAutomation(db: Db, caller: PlatformCaller, input: NewAutomationInput): Promise<PlatformAutomationRecord> {
+/**
+ * `first` runs first in the create's transaction: the route binds the Idempotency-Key to
+ * the new rule's id there, so a retry after a crash finds the rule instead of making a second.
+ */
+export async function createPlatformAutomation(
+  db: Db,
+  caller: PlatformCaller,
+  input: NewAutomationInput,
+  first?: (m: Executor) => Promise<void>,
+): Promise<PlatformAutomationRecord> {
   checkAutomationRule(input);
   return db.transaction(async (m) => {
+    await first?.(m);
     // the workspace's row lock serialises creates, so the limit holds under concurrency
     const workspace = await lockPlatformWorkspace(m, input.workspaceId);
     if (!workspace || !reachesWorkspace(caller, workspace)) throw platformNotFound('workspace', input.workspaceId);

@@ -72,6 +72,21 @@ describe('CRUD', () => {
   });
 });
 
+describe('Idempotency-Key', () => {
+  it('replays a POST under the same key (one rule), refuses another body under it (409)', async () => {
+    const t = await platformTenant(api);
+    const headers = { 'Idempotency-Key': `aut-${Date.now()}` };
+    const first = await api.request('POST', '/platform/v1/automations', { token: t.adminToken, body: rule(), headers });
+    const again = await api.request('POST', '/platform/v1/automations', { token: t.adminToken, body: rule(), headers });
+    assert.equal(first.status, 201);
+    assert.equal(again.status, 201);
+    assert.equal(again.body.id, first.body.id);
+    assert.equal(again.headers.get('idempotent-replayed'), 'true');
+    assertPlatformError(await api.request('POST', '/platform/v1/automations', { token: t.adminToken, body: rule({ name: 'Other' }), headers }), 409);
+    assert.equal((await get(t.adminToken, '')).body.total, 1);
+  });
+});
+
 describe('roles and reach', () => {
   let t: PlatformTenant;
   let id: string;

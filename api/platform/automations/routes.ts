@@ -1,14 +1,17 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
+import type { Executor } from '../../../db/db';
+import { bindIdempotencyResource } from '../../../db/repositories/idempotency-keys';
 import { findPlatformAutomation, listPlatformAutomations } from '../../../db/repositories/platform-automations';
 import { reachesAutomation, type AutomationAction, type AutomationCondition } from '../../../domain/platform/automation.rules';
 import { changePlatformAutomation } from '../../../domain/platform/change-automation';
 import { createPlatformAutomation } from '../../../domain/platform/create-automation';
 import { deletePlatformAutomationOf } from '../../../domain/platform/delete-automation';
-import { platformNotFound } from '../../../domain/platform/errors';
+import { platformIdempotencyInProgress, platformNotFound } from '../../../domain/platform/errors';
 import { newId } from '../../../lib/ids';
 import { nowOf, type AppDeps } from '../../deps';
 import { looksLikeId } from '../../kit/fields';
+import type { IdempotencyState } from '../../kit/idempotency';
 import { parse } from '../../kit/validation';
 import { visibleRow } from '../../kit/visible-row';
 import { principalOf } from '../auth/middleware';
@@ -32,8 +35,21 @@ export function platformAutomationsRouter(deps: AppDeps, auth: Middleware): Rout
   router.post('/automations', auth, async (ctx) => {
     const caller = principalOf(ctx);
     const body = parse(CreateAutomationRequest, ctx.request.body);
-    const rule = await createPlatformAutomation(deps.db, caller, {
-      automationId: newId('aut'),
+    const idem = ctx.state.idempotency as IdempotencyState | undefined;
+    if (idem?.resourceId) {
+      // an earlier attempt under this key created the rule and died before answering
+      const made = await findPlatformAutomation(deps.db, idem.resourceId);
+      if (!made) throw platformNotFound('automation', idem.resourceId); // removed since
+      ctx.status = 201;
+      ctx.body = presentAutomation(made);
+      return;
+    }
+    const automationId = newId('aut');
+    const bindKey = async (m: Executor) => {
+      if (idem && !(await bindIdempotencyResource(m, idem.scope, idem.key, idem.token, automationId))) throw platformIdempotencyInProgress();
+    };
+    const input = {
+      automationId,
       workspaceId: body.workspace_id ?? caller.workspaceId,
       environment: caller.environment,
       name: body.name.trim(),
@@ -42,7 +58,8 @@ export function platformAutomationsRouter(deps: AppDeps, auth: Middleware): Rout
       actions: actionsOf(body.actions),
       active: body.active,
       now: nowOf(deps),
-    });
+    };
+    const rule = await createPlatformAutomation(deps.db, caller, input, bindKey);
     ctx.status = 201;
     ctx.body = presentAutomation(rule);
   });
