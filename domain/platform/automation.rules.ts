@@ -16,8 +16,6 @@ export type AutomationField = (typeof AUTOMATION_FIELDS)[number];
 export const AUTOMATION_OPERATORS = ['equals', 'not_equals', 'in', 'contains', 'not_contains'] as const;
 export type AutomationOperator = (typeof AUTOMATION_OPERATORS)[number];
 
-export const AUTOMATION_ACTION_TYPES = ['set_priority', 'assign', 'add_tag', 'set_status'] as const;
-
 export interface AutomationCondition {
   field: AutomationField;
   operator: AutomationOperator;
