@@ -30,6 +30,7 @@ import { PlatformSlaPolicies1732230000060 } from './migrations/1732230000060-Pla
 import { PlatformWebhookEndpoints1732240000001 } from './migrations/1732240000001-PlatformWebhookEndpoints';
 import { PlatformTicketFacts1732240000002 } from './migrations/1732240000002-PlatformTicketFacts';
 import { WebhookSecretRotation1732240000010 } from './migrations/1732240000010-WebhookSecretRotation';
+import { PlatformAutomations1732240000020 } from './migrations/1732240000020-PlatformAutomations';
 
 // Schema changes only ever come from the hand-written migrations listed here;
 // `synchronize` stays off so TypeORM never alters a table by itself.
@@ -59,6 +60,7 @@ export const MIGRATIONS = [
   PlatformWebhookEndpoints1732240000001,
   PlatformTicketFacts1732240000002,
   WebhookSecretRotation1732240000010,
+  PlatformAutomations1732240000020,
 ];
 
 /** The node-postgres pool TypeORM built for each DataSource (set by `initialize()`). */

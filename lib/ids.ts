@@ -20,7 +20,7 @@ function encodeRandom(bytes: number): string {
   return out;
 }
 
-export type IdPrefix = 'tkt' | 'ws' | 'kpl' | 'agt' | 'msg' | 'wh' | 'whb' | 'evt' | 'org' | 'key' | 'req' | 'usr' | 'tok' | 'ch' | 'rpl';
+export type IdPrefix = 'tkt' | 'ws' | 'kpl' | 'agt' | 'msg' | 'wh' | 'whb' | 'evt' | 'org' | 'key' | 'req' | 'usr' | 'tok' | 'ch' | 'rpl' | 'aut';
 
 /** `tkt_01j…`: 10 time characters then 16 random ones (80 bits). */
 export function newId(prefix: IdPrefix, now = Date.now()): string {

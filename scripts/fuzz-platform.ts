@@ -1,7 +1,8 @@
 // The schemathesis configuration of `npm run fuzz`'s /platform/v1 pass (scripts/fuzz.ts):
-// a ticket and a webhook endpoint made for the run and the bootstrap workspace's channels
-// and users offered as ids, so the fuzzer walks past the lookups (changing, replying to,
-// deleting and restoring them, rotating the endpoint's secret, reading its deliveries)
+// a ticket, a webhook endpoint and an automation made for the run and the bootstrap
+// workspace's channels and users offered as ids, so the fuzzer walks past the lookups
+// (changing, replying to, deleting and restoring them, rotating the endpoint's secret,
+// reading its deliveries, changing the rule)
 // instead of meeting only 404s.
 import { writeFileSync } from 'node:fs';
 
@@ -25,6 +26,14 @@ export async function writePlatformFuzzConfig(base: string, creds: { adminToken:
   });
   if (!webhook.ok) throw new Error(`could not create the fuzz platform webhook: ${webhook.status} ${await webhook.text()}`);
   const webhookId = ((await webhook.json()) as { id: string }).id;
+  // an automation rule, so PATCH and DELETE /automations/{id} are walked past their 404
+  const automation = await fetch(`${base}/platform/v1/automations`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ name: 'Fuzz', trigger: 'ticket.updated', actions: [{ type: 'add_tag', value: 'fuzz' }] }),
+  });
+  if (!automation.ok) throw new Error(`could not create the fuzz platform automation: ${automation.status} ${await automation.text()}`);
+  const automationId = ((await automation.json()) as { id: string }).id;
   const quoted = (ids: string[]) => ids.map((id) => `"${id}"`).join(', ');
   const userIds = users.data.map((u) => u.id);
   writeFileSync(
@@ -37,7 +46,7 @@ export async function writePlatformFuzzConfig(base: string, creds: { adminToken:
       '[dictionaries.user]',
       `values = [${quoted(userIds)}]`,
       '[dictionaries.entity]',
-      `values = [${quoted([ticketId, webhookId, creds.workspaceId, ...userIds])}]`,
+      `values = [${quoted([ticketId, webhookId, creds.workspaceId, ...userIds, automationId])}]`,
       '[parameters]',
       '"path.id" = { dictionary = "entity", probability = 0.6 }',
       '"body.workspace_id" = { dictionary = "workspace", probability = 0.7 }',

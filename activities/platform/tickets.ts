@@ -2,6 +2,7 @@
 // adapters over the domain commands.
 import type { Db } from '../../db/db';
 import { applyPlatformTicketChange } from '../../domain/platform/apply-ticket-change';
+import { matchPlatformAutomations } from '../../domain/platform/automation-step';
 import { purgePlatformTicket } from '../../domain/platform/purge-ticket';
 import type { PlatformTicketActivities } from '../../workflows/platform-ticket/contract';
 import { withDomainFailures } from '../failures';
@@ -10,5 +11,6 @@ export function createPlatformTicketActivities({ db }: { db: Db }): PlatformTick
   return withDomainFailures<PlatformTicketActivities>({
     applyPlatformTicketStep: (step) => applyPlatformTicketChange(db, step),
     purgePlatformTicket: (ticketId) => purgePlatformTicket(db, ticketId),
+    matchPlatformAutomations: (q) => matchPlatformAutomations(db, q),
   });
 }

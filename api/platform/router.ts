@@ -3,6 +3,7 @@ import type { AppDeps } from '../deps';
 import { serveOpenApi } from '../kit/openapi';
 import { z } from '../zod';
 import { platformAuth } from './auth/middleware';
+import { platformAutomationsRouter } from './automations/routes';
 import { platformOpenApiDocument, registry } from './openapi';
 import { platformTicketsRouter } from './tickets/routes';
 import { platformTokensRouter } from './tokens/routes';
@@ -33,7 +34,7 @@ export function platformRouter(deps: AppDeps): Router {
   serveOpenApi(router, platformOpenApiDocument);
   // every route of the resource routers takes a token (the two above stay public)
   const auth = platformAuth(deps);
-  for (const r of [platformTokensRouter(deps, auth), platformWorkspacesRouter(deps, auth), platformTicketsRouter(deps, auth), platformUsersRouter(deps, auth)]) {
+  for (const r of [platformTokensRouter(deps, auth), platformWorkspacesRouter(deps, auth), platformTicketsRouter(deps, auth), platformUsersRouter(deps, auth), platformAutomationsRouter(deps, auth)]) {
     router.use(r.routes());
   }
   router.use(platformWebhooksRouter(deps, auth).routes());

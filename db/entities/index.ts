@@ -17,6 +17,7 @@ import { PlatformActivationToken } from './platform-activation-token.entity';
 import { PlatformToken } from './platform-token.entity';
 import { PlatformTicket } from './platform-ticket.entity';
 import { PlatformTicketReply } from './platform-ticket-reply.entity';
+import { PlatformAutomation } from './platform-automation.entity';
 import { PushCompany } from './push-company.entity';
 import { PushUser } from './push-user.entity';
 import { PushMembership } from './push-membership.entity';
@@ -61,6 +62,7 @@ export {
   PlatformToken,
   PlatformTicket,
   PlatformTicketReply,
+  PlatformAutomation,
   PushCompany,
   PushUser,
   PushMembership,
@@ -133,4 +135,5 @@ export const ENTITIES = [
   PlatformToken,
   PlatformTicket,
   PlatformTicketReply,
+  PlatformAutomation,
 ];

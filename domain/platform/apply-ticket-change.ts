@@ -6,6 +6,7 @@
 import type { Db } from '../../db/db';
 import { recordEvent, type EventType } from '../../db/repositories/events';
 import { lockPlatformTicket, publishPlatformReply, updatePlatformTicket, type PlatformTicketSets } from '../../db/repositories/platform-tickets';
+import { afterStoredSteps, automationFiredKey, automationStepStored, planAutomationStep } from './automation-step';
 import { platformConflict, platformNotFound } from './errors';
 import { platformTicketData } from './ticket-events';
 import { factsOf, type PlatformTicketStep, type PlatformTicketStepResult } from './ticket-step';
@@ -16,12 +17,19 @@ export async function applyPlatformTicketChange(db: Db, step: PlatformTicketStep
   return db.transaction(async (m) => {
     const t = await lockPlatformTicket(m, step.ticketId);
     if (!t) return { gone: true as const };
-    if (t.version >= step.version) return factsOf(t); // a retry of a step already stored
+    if (t.version >= step.version) {
+      // a retry of a step already stored answers it; a rule's step only if that rule made it
+      if (step.change.kind !== 'automation' || (await automationStepStored(m, t.id, step.version, step.change.automationId))) return factsOf(t);
+      step = afterStoredSteps(t, step); // automation-step.ts: a workflow task re-run after a crash
+    }
     if (t.version !== step.version - 1) {
       throw platformConflict(`Ticket '${t.id}' is at step ${t.version}; step ${step.version} cannot be applied`, { version: t.version });
     }
-    const { sets, events } = plan(t, step);
     const c = step.change;
+    // an automation's step is its rule's applicable actions as a patch; a rule that does not fire stores no step
+    const automation = c.kind === 'automation' ? await planAutomationStep(m, t, c) : null;
+    if (c.kind === 'automation' && !automation) return factsOf(t);
+    const { sets, events } = plan(t, automation ? { ...step, change: automation.patch } : step);
     if (c.kind === 'reply' && !(await publishPlatformReply(m, t.id, c.replyId, step.version, step.at))) {
       throw platformNotFound('reply', c.replyId);
     }
@@ -38,6 +46,11 @@ export async function applyPlatformTicketChange(db: Db, step: PlatformTicketStep
         api: 'platform',
       });
     }
+    if (automation) {
+      const type = 'automation.fired';
+      const dedupeKey = automationFiredKey(after.id, step.version, automation.fired.automation_id);
+      await recordEvent(m, { workspaceId: after.workspaceId, type, subjectId: after.id, data: automation.fired, at: step.at, dedupeKey, api: 'platform' });
+    }
     return factsOf(after);
   });
 }
@@ -46,6 +59,7 @@ export async function applyPlatformTicketChange(db: Db, step: PlatformTicketStep
 function eventData(after: PlatformTicketRecord, step: PlatformTicketStep) {
   const c = step.change;
   if (c.kind === 'reply') return { ...platformTicketData(after), reply_id: c.replyId };
+  if (c.kind === 'automation') return { ...platformTicketData(after), automation_id: c.automationId };
   if (c.kind === 'delete' || c.kind === 'restore') {
     const iso = (at: Date | null) => (at ? new Date(at).toISOString() : null);
     return { ...platformTicketData(after), deleted_at: iso(after.deletedAt), purge_at: iso(after.purgeAt) };
@@ -89,6 +103,8 @@ function plan(t: PlatformTicketRecord, step: PlatformTicketStep): { sets: Platfo
     case 'unassign':
       sets.assignee_id = null;
       break;
+    case 'automation':
+      break; // planned as the patch its actions make (above)
   }
   return { sets, events };
 }

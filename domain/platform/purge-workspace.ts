@@ -1,8 +1,9 @@
 // The end of a workspace's grace (its deletion workflow's timer): the workspace and all
 // its data go in one transaction (db/repositories/platform-workspaces.ts
-// deletePlatformWorkspaceWithData: channels, memberships, tokens, tickets, replies, its
-// platform events and the pending workflow starts of its tickets and tokens; its webhook
-// endpoints with their delivery logs, db/repositories/webhook-endpoints.ts), if it is
+// deletePlatformWorkspaceWithData: channels, memberships, tokens, tickets, replies,
+// automations (their foreign key cascades with the workspace's row), its platform events
+// and the pending workflow starts of its tickets and tokens; its webhook endpoints with
+// their delivery logs, db/repositories/webhook-endpoints.ts), if it is
 // still pending deletion under the request the workflow keeps. Otherwise nothing:
 // restored (or deleted again, a newer request with its own run) or already gone.
 // The organisation's users stay (they belong to the organisation, not to the workspace).

@@ -9,7 +9,9 @@ export type PlatformTicketChange =
   | { kind: 'reply'; replyId: string }
   | { kind: 'delete' }
   | { kind: 'restore' }
-  | { kind: 'unassign'; userId: string };
+  | { kind: 'unassign'; userId: string }
+  /** an automation rule's actions, those that still apply (domain/platform/automation-step.ts); `trigger` is what it ran on */
+  | { kind: 'automation'; automationId: string; trigger: 'ticket.created' | 'ticket.updated' };
 
 export interface PlatformTicketStep {
   ticketId: string;

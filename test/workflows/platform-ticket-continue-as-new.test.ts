@@ -42,6 +42,9 @@ const activities: PlatformTicketActivities = {
   async purgePlatformTicket() {
     return 'purged';
   },
+  async matchPlatformAutomations() {
+    return [];
+  },
 };
 
 beforeAll(async () => {

@@ -4,12 +4,15 @@
 //   reopened, soft-deleted, restored a day later, deleted again and purged by the 30-day
 //   timer;
 // - histories/platform-ticket-closed-delete.json: the run a closed ticket's DELETE starts
-//   (update-with-start with the row's facts), through its 30-day purge.
+//   (update-with-start with the row's facts), through its 30-day purge;
+// - histories/platform-ticket-automations.json (`… automations` records only this one): a
+//   `ticket.created` rule firing at the start, a `ticket.updated` rule it sets off, a rule
+//   whose step does not fire, the same after a PATCH and a reply, then closed.
 // On the time-skipping server with in-memory activities (the history holds what they
 // answered; the real ones run in platform-ticket-workflow.test.ts). Run after a deliberate
 // change of workflows/platform-ticket that the recorded histories cannot replay (read
 // docs/workflows.md first; keep the old files while runs of the old code may exist):
-//   npx tsx test/workflows/record-platform-ticket-history.ts
+//   npx tsx test/workflows/record-platform-ticket-history.ts [automations]
 import { WithStartWorkflowOperation } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
 import {
@@ -42,6 +45,7 @@ function fakeActivities(): PlatformTicketActivities {
         if (c.assigneeId !== undefined) next.assigneeId = c.assigneeId;
       }
       if (c.kind === 'unassign') next.assigneeId = null;
+      if (c.kind === 'automation' && c.automationId === NEVER_FIRES) return r; // its actions would change nothing: no step
       if (c.kind === 'delete') next.purgeAt = daysAfter(new Date(step.at), TICKET_RECOVERY_DAYS).toISOString();
       if (c.kind === 'restore') next.purgeAt = null;
       rows.set(step.ticketId, next);
@@ -51,7 +55,31 @@ function fakeActivities(): PlatformTicketActivities {
       rows.delete(ticketId);
       return 'purged';
     },
+    // rule A on ticket.created; rules B and the never-firing C on ticket.updated
+    async matchPlatformAutomations({ trigger, exclude }) {
+      const ids = trigger === 'ticket.created' ? [RULE_A] : [RULE_B, NEVER_FIRES];
+      return ids.filter((id) => !exclude.includes(id));
+    },
   };
+}
+
+const RULE_A = 'aut_01recordedcreatedrulea00';
+const RULE_B = 'aut_01recordedupdatedruleb00';
+const NEVER_FIRES = 'aut_01recordedneverfiresc00';
+
+/** A ticket whose automations fire on its create, a PATCH and a reply, until it is closed. */
+async function recordAutomations(env: Awaited<ReturnType<typeof timeSkippingEnv>>, taskQueue: string) {
+  const ticketId = 'tkt_01recordedautomationsrec';
+  const handle = await env.client.workflow.start(PLATFORM_TICKET_WORKFLOW_TYPE, {
+    taskQueue,
+    workflowId: platformTicketWorkflowId(ticketId),
+    args: [{ ticketId, workspaceId: 'ws_01recordedrecordedrecorde', assigneeId: null }],
+  });
+  await handle.executeUpdate(patchTicketUpdate, { args: [{ status: 'pending' }] });
+  await handle.executeUpdate(replyTicketUpdate, { args: [{ replyId: 'rpl_01recordedautomationsre' }] });
+  await handle.executeUpdate(patchTicketUpdate, { args: [{ status: 'closed' }] });
+  console.log('automations', await handle.result());
+  writeHistory('platform-ticket-automations', await handle.fetchHistory());
 }
 
 async function main() {
@@ -60,6 +88,8 @@ async function main() {
   try {
     const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath: require.resolve('../../workflows/queues/platform'), activities: fakeActivities() });
     await worker.runUntil(async () => {
+      await recordAutomations(env, taskQueue);
+      if (process.argv[2] === 'automations') return;
       const agent = 'usr_01recordedagent00000000';
       const ticketId = 'tkt_01recordedrecordedrecord';
       const workspaceId = 'ws_01recordedrecordedrecorde';

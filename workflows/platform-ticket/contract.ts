@@ -10,6 +10,7 @@ import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type { PlatformTicketPriority, PlatformTicketStatus } from '../../domain/platform/types';
 import type { PlatformTicketStep, PlatformTicketStepResult } from '../../domain/platform/ticket-step';
 import type { WorkflowStartEntry } from '../start-entry';
+import type { AutomationMatchQuery } from '../../domain/platform/automation.rules';
 
 export type { PlatformTicketChange, PlatformTicketFacts, PlatformTicketStep, PlatformTicketStepResult } from '../../domain/platform/ticket-step';
 
@@ -87,6 +88,8 @@ export interface PlatformTicketActivities {
   applyPlatformTicketStep(step: PlatformTicketStep): Promise<PlatformTicketStepResult>;
   /** Removes a soft-deleted ticket for good (its replies cascade). */
   purgePlatformTicket(ticketId: string): Promise<'purged' | 'restored'>;
+  /** The ids of the active automations of `trigger` that would fire on the ticket as stored now, in their order (workflows/platform-ticket/automations.ts). */
+  matchPlatformAutomations(q: AutomationMatchQuery): Promise<string[]>;
 }
 
 /** A new ticket's entry in the workflow-start outbox. */

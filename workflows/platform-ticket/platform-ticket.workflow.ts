@@ -16,6 +16,7 @@ import {
   type PlatformTicketChangeReply,
   type PlatformTicketInput,
 } from './contract';
+import { runAutomations } from './automations';
 import { storage } from './platform-ticket-activities';
 import { carriedOf, describe, initialPlatformTicketState, isDeleted, refusalOf, takeResult } from './platform-ticket-state';
 
@@ -35,7 +36,9 @@ import { carriedOf, describe, initialPlatformTicketState, isDeleted, refusalOf, 
  * closed; pending → open, resolved, closed; resolved → open, closed; closed terminal.
  * A restored ticket goes back to the status it had (a closed one: its run ends again).
  * Every change is validated (the API's synchronous 409/404/410), then applied as the next
- * numbered step, one at a time under the lock, re-checked once it holds it.
+ * numbered step, one at a time under the lock, re-checked once it holds it. The
+ * workspace's automations follow the create and each patch or reply under the same lock,
+ * each rule that fires as a step of its own (automations.ts).
  */
 export async function platformTicketWorkflow(input: PlatformTicketInput, carried?: PlatformTicketCarried): Promise<'closed' | 'purged'> {
   const state = initialPlatformTicketState(input, carried);
@@ -53,6 +56,7 @@ export async function platformTicketWorkflow(input: PlatformTicketInput, carried
       const version = state.version + 1;
       const result = await storage.applyPlatformTicketStep({ ticketId: input.ticketId, version, at: new Date().toISOString(), change });
       if (!takeResult(state, result)) throw gone();
+      if (change.kind === 'patch' || change.kind === 'reply') await runAutomations(input, state, 'ticket.updated'); // automations.ts
       return { ticketId: input.ticketId, version: state.version, status: state.status, changed: true };
     });
   const unchanged = (): PlatformTicketChangeReply => ({ ticketId: input.ticketId, version: state.version, status: state.status, changed: false });
@@ -82,6 +86,9 @@ export async function platformTicketWorkflow(input: PlatformTicketInput, carried
       if ((await storage.purgePlatformTicket(input.ticketId)) === 'purged') state.gone = true;
       else state.purgeAt = null; // cannot happen while this run is the only writer
     });
+
+  // ── created: the workspace's `ticket.created` automations (a first run only) ──
+  if (!carried) await oneChangeAtATime.runExclusive(() => runAutomations(input, state, 'ticket.created'));
 
   // ── open / pending / resolved, deleted: wait for the next step or the purge ──
   for (;;) {

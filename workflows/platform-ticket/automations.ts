@@ -1,0 +1,46 @@
+// A platform ticket's automations, run by its workflow (docs/platform.md, "Automations"):
+// after the ticket is created (the first run's start) and after each PATCH or reply
+// (the changes users make that record `ticket.updated`), under the change lock.
+//
+// One "originating change" is followed in rounds. Round 1 asks for the active rules of
+// the change's trigger that would fire on the ticket as stored now, and applies each as
+// its own numbered step (`{kind: 'automation', automationId, trigger}`), which re-reads
+// the rule and the row and may still not fire. If any fired, their changes recorded
+// `ticket.updated`, so the next round asks for the `ticket.updated` rules, leaving out
+// every rule that has fired for this originating change; rounds end when one fires
+// nothing. So a rule fires at most once per originating change (A→B works, A→A and
+// A→B→A stop), and at most every rule of the workspace once (100 per workspace and
+// environment). Guarded by `patched('platform-ticket-automations')`: runs recorded before
+// it replay without these commands.
+import { patched } from '@temporalio/workflow';
+import type { AutomationTrigger } from '../../domain/platform/automation.rules';
+import type { PlatformTicketInput } from './contract';
+import { storage } from './platform-ticket-activities';
+import { isDeleted, takeResult, type PlatformTicketState } from './platform-ticket-state';
+
+export const AUTOMATIONS_PATCH = 'platform-ticket-automations';
+
+/** Whether rules may still act on the ticket: not gone, deleted or closed (closed is terminal). */
+const takesAutomations = (s: PlatformTicketState) => !s.gone && !isDeleted(s) && s.status !== 'closed';
+
+/**
+ * Runs the rules that follow one originating change of `trigger`. Call it while holding
+ * the ticket's change lock: its steps are numbered after the state's version.
+ */
+export async function runAutomations(input: PlatformTicketInput, state: PlatformTicketState, trigger: AutomationTrigger): Promise<void> {
+  if (!patched(AUTOMATIONS_PATCH)) return;
+  const fired: string[] = [];
+  for (let round: AutomationTrigger = trigger; takesAutomations(state); round = 'ticket.updated') {
+    const ids = await storage.matchPlatformAutomations({ ticketId: input.ticketId, trigger: round, exclude: fired });
+    const before = fired.length;
+    for (const automationId of ids) {
+      if (!takesAutomations(state)) return;
+      const version = state.version + 1;
+      const change = { kind: 'automation' as const, automationId, trigger: round };
+      const result = await storage.applyPlatformTicketStep({ ticketId: input.ticketId, version, at: new Date().toISOString(), change });
+      if (!takeResult(state, result)) return; // the row vanished: the workflow ends
+      if (state.version === version) fired.push(automationId); // stored: it fired
+    }
+    if (fired.length === before) return;
+  }
+}
