@@ -3,6 +3,7 @@
 import type { Db } from '../../db/db';
 import { applyPlatformTicketChange } from '../../domain/platform/apply-ticket-change';
 import { purgePlatformTicket } from '../../domain/platform/purge-ticket';
+import { breachPlatformTicketSla, readPlatformTicketSla } from '../../domain/platform/ticket-sla';
 import type { PlatformTicketActivities } from '../../workflows/platform-ticket/contract';
 import { withDomainFailures } from '../failures';
 
@@ -10,5 +11,7 @@ export function createPlatformTicketActivities({ db }: { db: Db }): PlatformTick
   return withDomainFailures<PlatformTicketActivities>({
     applyPlatformTicketStep: (step) => applyPlatformTicketChange(db, step),
     purgePlatformTicket: (ticketId) => purgePlatformTicket(db, ticketId),
+    readPlatformTicketSla: (ticketId) => readPlatformTicketSla(db, ticketId),
+    breachPlatformTicketSla: (req) => breachPlatformTicketSla(db, req),
   });
 }

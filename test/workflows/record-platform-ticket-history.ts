@@ -51,6 +51,13 @@ function fakeActivities(): PlatformTicketActivities {
       rows.delete(ticketId);
       return 'purged';
     },
+    // SLA deadlines out of these histories' reach (the breaches: record-platform-ticket-sla-history.ts)
+    async readPlatformTicketSla() {
+      return { priority: 'normal', dueAt: { first_response: '2099-01-01T00:00:00.000Z', resolution: '2099-01-02T00:00:00.000Z' }, firstResponded: false, breached: { first_response: false, resolution: false } };
+    },
+    async breachPlatformTicketSla() {
+      return { breached: false };
+    },
   };
 }
 

@@ -10,6 +10,7 @@ import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type { PlatformTicketPriority, PlatformTicketStatus } from '../../domain/platform/types';
 import type { PlatformTicketStep, PlatformTicketStepResult } from '../../domain/platform/ticket-step';
 import type { WorkflowStartEntry } from '../start-entry';
+import type { PlatformSlaBreachRequest, PlatformTicketSla } from '../../domain/platform/sla.rules';
 
 export type { PlatformTicketChange, PlatformTicketFacts, PlatformTicketStep, PlatformTicketStepResult } from '../../domain/platform/ticket-step';
 
@@ -55,6 +56,8 @@ export interface PlatformTicketCarried {
   assigneeId: string | null;
   /** ISO: the soft delete's end, null when not deleted */
   purgeAt: string | null;
+  /** the SLA deadlines and what is met or breached (sla-timers.ts); absent: read at the run's start */
+  sla?: PlatformTicketSla | null;
 }
 
 export interface PatchTicketChange {
@@ -87,6 +90,10 @@ export interface PlatformTicketActivities {
   applyPlatformTicketStep(step: PlatformTicketStep): Promise<PlatformTicketStepResult>;
   /** Removes a soft-deleted ticket for good (its replies cascade). */
   purgePlatformTicket(ticketId: string): Promise<'purged' | 'restored'>;
+  /** The ticket's SLA deadlines (ISO) under its workspace's active policies, and what is met or breached (sla-timers.ts). */
+  readPlatformTicketSla(ticketId: string): Promise<PlatformTicketSla | { gone: true }>;
+  /** Records a breach once per policy (the column and `ticket.sla_breached`); `breached: false` when it no longer applies. */
+  breachPlatformTicketSla(req: PlatformSlaBreachRequest): Promise<{ breached: boolean } | { gone: true }>;
 }
 
 /** A new ticket's entry in the workflow-start outbox. */

@@ -18,6 +18,7 @@ import {
 } from './contract';
 import { storage } from './platform-ticket-activities';
 import { carriedOf, describe, initialPlatformTicketState, isDeleted, refusalOf, takeResult } from './platform-ticket-state';
+import { SlaTimers } from './sla-timers';
 
 /**
  * One workflow per platform ticket (`platform-ticket/<tkt_id>`), started from the
@@ -26,7 +27,7 @@ import { carriedOf, describe, initialPlatformTicketState, isDeleted, refusalOf, 
  *
  * | state                  | accepts (Updates)                                                 | timers |
  * |------------------------|-------------------------------------------------------------------|--------|
- * | open, pending, resolved| patch (status by the transition table: 409 otherwise), reply, delete, unassignUser | — |
+ * | open, pending, resolved| patch (status by the transition table: 409 otherwise), reply, delete, unassignUser | SLA first response, SLA resolution (sla-timers.ts) |
  * | closed → run ends      | (a new run under the same id, started by DELETE with the row's facts, takes delete; patch and reply: 409 from the row) | — |
  * | deleted (soft)         | restore (410 gone from purge_at on), unassignUser; the rest 404   | purge at deleted_at + 30 d |
  * | purged / row vanished  | the run ends; a change still in flight: 404                       | —      |
@@ -40,6 +41,7 @@ import { carriedOf, describe, initialPlatformTicketState, isDeleted, refusalOf, 
 export async function platformTicketWorkflow(input: PlatformTicketInput, carried?: PlatformTicketCarried): Promise<'closed' | 'purged'> {
   const state = initialPlatformTicketState(input, carried);
   const oneChangeAtATime = new Mutex();
+  const sla = new SlaTimers(input.ticketId, state, oneChangeAtATime, carried?.sla);
   const gone = () => asRefusal(platformNotFound('ticket', input.ticketId));
 
   const check = (kind: PlatformTicketChangeKind, requested?: PlatformTicketStatus): void => {
@@ -53,6 +55,7 @@ export async function platformTicketWorkflow(input: PlatformTicketInput, carried
       const version = state.version + 1;
       const result = await storage.applyPlatformTicketStep({ ticketId: input.ticketId, version, at: new Date().toISOString(), change });
       if (!takeResult(state, result)) throw gone();
+      await sla.afterStep(change);
       return { ticketId: input.ticketId, version: state.version, status: state.status, changed: true };
     });
   const unchanged = (): PlatformTicketChangeReply => ({ ticketId: input.ticketId, version: state.version, status: state.status, changed: false });
@@ -95,11 +98,14 @@ export async function platformTicketWorkflow(input: PlatformTicketInput, carried
       await condition(allHandlersFinished);
       if (state.status === 'closed' && !isDeleted(state)) break;
     } else {
-      await condition(moved);
+      // open, pending, resolved: until the next SLA deadline (sla-timers.ts), if any
+      const due = await sla.next();
+      if (!due) await condition(moved);
+      else if (!(await condition(moved, Math.max(due.at - Date.now(), 1)))) await sla.fire(due);
     }
     if (workflowInfo().continueAsNewSuggested && !oneChangeAtATime.locked && !state.gone) {
       await condition(allHandlersFinished);
-      await continueAsNew<typeof platformTicketWorkflow>(input, carriedOf(state));
+      await continueAsNew<typeof platformTicketWorkflow>(input, { ...carriedOf(state), sla: sla.carried });
     }
   }
   // ── closed, or purged / vanished: the run ends ──
