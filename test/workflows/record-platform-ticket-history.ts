@@ -10,6 +10,7 @@
 // change of workflows/platform-ticket that the recorded histories cannot replay (read
 // docs/workflows.md first; keep the old files while runs of the old code may exist):
 //   npx tsx test/workflows/record-platform-ticket-history.ts
+// (The SLA breaches' history, platform-ticket-sla.json: record-platform-ticket-sla-history.ts.)
 import { WithStartWorkflowOperation } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
 import {
