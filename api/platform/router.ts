@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { AppDeps } from '../deps';
 import { serveOpenApi } from '../kit/openapi';
 import { z } from '../zod';
+import { platformAnalyticsRouter } from './analytics/routes';
 import { platformAuth } from './auth/middleware';
 import { platformOpenApiDocument, registry } from './openapi';
 import { platformTicketsRouter } from './tickets/routes';
@@ -35,5 +36,6 @@ export function platformRouter(deps: AppDeps): Router {
   for (const r of [platformTokensRouter(deps, auth), platformWorkspacesRouter(deps, auth), platformTicketsRouter(deps, auth), platformUsersRouter(deps, auth)]) {
     router.use(r.routes());
   }
+  router.use(platformAnalyticsRouter(deps, auth).routes());
   return router;
 }
