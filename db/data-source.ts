@@ -29,6 +29,7 @@ import { PlatformTicketsLiveIndex1732230000050 } from './migrations/173223000005
 import { PlatformSlaPolicies1732230000060 } from './migrations/1732230000060-PlatformSlaPolicies';
 import { PlatformWebhookEndpoints1732240000001 } from './migrations/1732240000001-PlatformWebhookEndpoints';
 import { PlatformTicketFacts1732240000002 } from './migrations/1732240000002-PlatformTicketFacts';
+import { PlatformFirstResponseBackfill1732240000030 } from './migrations/1732240000030-PlatformFirstResponseBackfill';
 
 // Schema changes only ever come from the hand-written migrations listed here;
 // `synchronize` stays off so TypeORM never alters a table by itself.
@@ -57,6 +58,7 @@ export const MIGRATIONS = [
   PlatformSlaPolicies1732230000060,
   PlatformWebhookEndpoints1732240000001,
   PlatformTicketFacts1732240000002,
+  PlatformFirstResponseBackfill1732240000030,
 ];
 
 /** The node-postgres pool TypeORM built for each DataSource (set by `initialize()`). */

@@ -15,7 +15,10 @@ export interface PlatformTicketSlaRow extends PlatformTicketRecord {
   slaPolicies: PlatformSlaPolicy[] | null;
 }
 
-const SLA_COLUMNS = `${PLATFORM_TICKET_COLUMNS}, t.first_response_at AS "firstResponseAt",
+// first_response_at, or the first published reply's time for a reply a worker of the code
+// before the column published (migration PlatformFirstResponseBackfill covers the rest)
+const SLA_COLUMNS = `${PLATFORM_TICKET_COLUMNS},
+  COALESCE(t.first_response_at, (SELECT min(r.created_at) FROM platform_ticket_replies r WHERE r.ticket_id = t.id AND r.version IS NOT NULL)) AS "firstResponseAt",
   t.first_response_breached_at AS "firstResponseBreachedAt", t.resolution_breached_at AS "resolutionBreachedAt",
   w.sla_policies AS "slaPolicies"`;
 

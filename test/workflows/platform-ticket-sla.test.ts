@@ -15,6 +15,8 @@ import { findPlatformTicketSla } from '../../db/repositories/platform-ticket-sla
 import { createPlatformTenant, type PlatformTenant } from '../../domain/platform/create-tenant';
 import { createPlatformTicket } from '../../domain/platform/create-ticket';
 import { draftPlatformReply } from '../../domain/platform/reply-draft';
+import { readPlatformTicketSla } from '../../domain/platform/ticket-sla';
+import { PlatformFirstResponseBackfill1732240000030 } from '../../db/migrations/1732240000030-PlatformFirstResponseBackfill';
 import type { PlatformTicketPriority } from '../../domain/platform/types';
 import { loadConfig } from '../../lib/config';
 import { newId } from '../../lib/ids';
@@ -207,4 +209,19 @@ test('a breach whose answer is lost is retried and recorded once: one column val
   await pause(300);
   assert.equal((await breachEvents(t.ticketId)).length, 1);
   assert.equal((await slaRow(t.ticketId)).firstResponseBreachedAt?.toISOString(), iso(t.createdAt + HOUR));
+});
+
+test('a reply published before first_response_at existed meets the first response: read as such, and backfilled by the migration', async () => {
+  const t = await ticket('critical');
+  const replyAt = t.createdAt + 10 * MINUTE;
+  // what a worker of the code before the column left: a published reply, first_response_at null
+  await db.query(`INSERT INTO platform_ticket_replies (id, ticket_id, author_id, body, version, created_at) VALUES ($1, $2, $3, 'old', 2, $4)`, [
+    newId('rpl'), t.ticketId, tenant.agentUserId, new Date(replyAt),
+  ]);
+  const read = await readPlatformTicketSla(db, t.ticketId);
+  assert.ok(!('gone' in read) && read.firstResponded);
+  assert.equal((await db.query(`SELECT first_response_at FROM platform_tickets WHERE id = $1`, [t.ticketId])).rows[0].first_response_at, null);
+  await new PlatformFirstResponseBackfill1732240000030().up({ query: (text: string) => db.query(text) } as never);
+  assert.equal((await slaRow(t.ticketId)).firstResponseAt?.toISOString(), iso(replyAt));
+  await t.handle.terminate('done');
 });
