@@ -31,6 +31,7 @@ import { PlatformWebhookEndpoints1732240000001 } from './migrations/173224000000
 import { PlatformTicketFacts1732240000002 } from './migrations/1732240000002-PlatformTicketFacts';
 import { WebhookSecretRotation1732240000010 } from './migrations/1732240000010-WebhookSecretRotation';
 import { PlatformAutomations1732240000020 } from './migrations/1732240000020-PlatformAutomations';
+import { PlatformFirstResponseBackfill1732240000030 } from './migrations/1732240000030-PlatformFirstResponseBackfill';
 
 // Schema changes only ever come from the hand-written migrations listed here;
 // `synchronize` stays off so TypeORM never alters a table by itself.
@@ -61,6 +62,7 @@ export const MIGRATIONS = [
   PlatformTicketFacts1732240000002,
   WebhookSecretRotation1732240000010,
   PlatformAutomations1732240000020,
+  PlatformFirstResponseBackfill1732240000030,
 ];
 
 /** The node-postgres pool TypeORM built for each DataSource (set by `initialize()`). */

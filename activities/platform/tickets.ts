@@ -4,6 +4,7 @@ import type { Db } from '../../db/db';
 import { applyPlatformTicketChange } from '../../domain/platform/apply-ticket-change';
 import { matchPlatformAutomations } from '../../domain/platform/automation-step';
 import { purgePlatformTicket } from '../../domain/platform/purge-ticket';
+import { breachPlatformTicketSla, readPlatformTicketSla } from '../../domain/platform/ticket-sla';
 import type { PlatformTicketActivities } from '../../workflows/platform-ticket/contract';
 import { withDomainFailures } from '../failures';
 
@@ -12,5 +13,7 @@ export function createPlatformTicketActivities({ db }: { db: Db }): PlatformTick
     applyPlatformTicketStep: (step) => applyPlatformTicketChange(db, step),
     purgePlatformTicket: (ticketId) => purgePlatformTicket(db, ticketId),
     matchPlatformAutomations: (q) => matchPlatformAutomations(db, q),
+    readPlatformTicketSla: (ticketId) => readPlatformTicketSla(db, ticketId),
+    breachPlatformTicketSla: (req) => breachPlatformTicketSla(db, req),
   });
 }

@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { AppDeps } from '../deps';
 import { serveOpenApi } from '../kit/openapi';
 import { z } from '../zod';
+import { platformAnalyticsRouter } from './analytics/routes';
 import { platformAuth } from './auth/middleware';
 import { platformAutomationsRouter } from './automations/routes';
 import { platformOpenApiDocument, registry } from './openapi';
@@ -38,5 +39,6 @@ export function platformRouter(deps: AppDeps): Router {
     router.use(r.routes());
   }
   router.use(platformWebhooksRouter(deps, auth).routes());
+  router.use(platformAnalyticsRouter(deps, auth).routes());
   return router;
 }

@@ -5,6 +5,7 @@
 // purged) answers `{ gone: true }`: its workflow ends quietly.
 import type { Db } from '../../db/db';
 import { recordEvent, type EventType } from '../../db/repositories/events';
+import { markPlatformFirstResponse } from '../../db/repositories/platform-ticket-sla';
 import { lockPlatformTicket, publishPlatformReply, updatePlatformTicket, type PlatformTicketSets } from '../../db/repositories/platform-tickets';
 import { afterStoredSteps, automationFiredKey, automationStepStored, planAutomationStep } from './automation-step';
 import { platformConflict, platformNotFound } from './errors';
@@ -33,6 +34,8 @@ export async function applyPlatformTicketChange(db: Db, step: PlatformTicketStep
     if (c.kind === 'reply' && !(await publishPlatformReply(m, t.id, c.replyId, step.version, step.at))) {
       throw platformNotFound('reply', c.replyId);
     }
+    // the first published reply meets the first-response SLA (docs/platform.md, "SLA breaches")
+    if (c.kind === 'reply') await markPlatformFirstResponse(m, t.id, step.at);
     const after = await updatePlatformTicket(m, t.id, sets);
     const data = eventData(after, step);
     for (const type of events) {

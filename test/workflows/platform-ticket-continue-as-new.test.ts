@@ -45,7 +45,16 @@ const activities: PlatformTicketActivities = {
   async matchPlatformAutomations() {
     return [];
   },
+  // deadlines far away: read once by the first run, carried by the next (never re-read)
+  async readPlatformTicketSla() {
+    slaReads++;
+    return { priority: 'normal', dueAt: { first_response: '2099-01-01T00:00:00.000Z', resolution: '2099-01-02T00:00:00.000Z' }, firstResponded: false, breached: { first_response: false, resolution: false } };
+  },
+  async breachPlatformTicketSla() {
+    return { breached: false };
+  },
 };
+let slaReads = 0;
 
 beforeAll(async () => {
   env = await timeSkippingEnv();
@@ -77,6 +86,7 @@ test('continues as new when suggested, carrying status, step, assignee and the s
   // the new run knows the ticket as the old one left it, and takes the next step
   const carried = await handle.query(platformTicketStateQuery);
   assert.deepEqual(carried, { status: 'pending', version: row.version, assigneeId: 'usr_1', purgeAt: row.purgeAt, deleted: row.purgeAt !== null });
+  assert.equal(slaReads, 1, 'the SLA deadlines are carried, not read again');
   const wasDeleted = carried.deleted;
   await handle.executeUpdate(wasDeleted ? restoreTicketUpdate : deleteTicketUpdate);
   const next = await handle.query(platformTicketStateQuery);

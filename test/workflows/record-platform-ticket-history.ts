@@ -13,6 +13,7 @@
 // change of workflows/platform-ticket that the recorded histories cannot replay (read
 // docs/workflows.md first; keep the old files while runs of the old code may exist):
 //   npx tsx test/workflows/record-platform-ticket-history.ts [automations]
+// (The SLA breaches' history, platform-ticket-sla.json: record-platform-ticket-sla-history.ts.)
 import { WithStartWorkflowOperation } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
 import {
@@ -59,6 +60,13 @@ function fakeActivities(): PlatformTicketActivities {
     async matchPlatformAutomations({ trigger, exclude }) {
       const ids = trigger === 'ticket.created' ? [RULE_A] : [RULE_B, NEVER_FIRES];
       return ids.filter((id) => !exclude.includes(id));
+    },
+    // SLA deadlines out of these histories' reach (the breaches: record-platform-ticket-sla-history.ts)
+    async readPlatformTicketSla() {
+      return { priority: 'normal', dueAt: { first_response: '2099-01-01T00:00:00.000Z', resolution: '2099-01-02T00:00:00.000Z' }, firstResponded: false, breached: { first_response: false, resolution: false } };
+    },
+    async breachPlatformTicketSla() {
+      return { breached: false };
     },
   };
 }

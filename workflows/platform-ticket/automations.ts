@@ -25,22 +25,24 @@ const takesAutomations = (s: PlatformTicketState) => !s.gone && !isDeleted(s) &&
 
 /**
  * Runs the rules that follow one originating change of `trigger`. Call it while holding
- * the ticket's change lock: its steps are numbered after the state's version.
+ * the ticket's change lock: its steps are numbered after the state's version. Answers how
+ * many rules fired (their changes may have moved the SLA deadlines: the caller re-reads them).
  */
-export async function runAutomations(input: PlatformTicketInput, state: PlatformTicketState, trigger: AutomationTrigger): Promise<void> {
-  if (!patched(AUTOMATIONS_PATCH)) return;
+export async function runAutomations(input: PlatformTicketInput, state: PlatformTicketState, trigger: AutomationTrigger): Promise<number> {
+  if (!patched(AUTOMATIONS_PATCH)) return 0;
   const fired: string[] = [];
   for (let round: AutomationTrigger = trigger; takesAutomations(state); round = 'ticket.updated') {
     const ids = await storage.matchPlatformAutomations({ ticketId: input.ticketId, trigger: round, exclude: fired });
     const before = fired.length;
     for (const automationId of ids) {
-      if (!takesAutomations(state)) return;
+      if (!takesAutomations(state)) return fired.length;
       const version = state.version + 1;
       const change = { kind: 'automation' as const, automationId, trigger: round };
       const result = await storage.applyPlatformTicketStep({ ticketId: input.ticketId, version, at: new Date().toISOString(), change });
-      if (!takeResult(state, result)) return; // the row vanished: the workflow ends
+      if (!takeResult(state, result)) return fired.length; // the row vanished: the workflow ends
       if (state.version === version) fired.push(automationId); // stored: it fired
     }
-    if (fired.length === before) return;
+    if (fired.length === before) return fired.length;
   }
+  return fired.length;
 }

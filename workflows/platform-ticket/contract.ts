@@ -11,6 +11,7 @@ import type { PlatformTicketPriority, PlatformTicketStatus } from '../../domain/
 import type { PlatformTicketStep, PlatformTicketStepResult } from '../../domain/platform/ticket-step';
 import type { WorkflowStartEntry } from '../start-entry';
 import type { AutomationMatchQuery } from '../../domain/platform/automation.rules';
+import type { PlatformSlaBreachRequest, PlatformTicketSla } from '../../domain/platform/sla.rules';
 
 export type { PlatformTicketChange, PlatformTicketFacts, PlatformTicketStep, PlatformTicketStepResult } from '../../domain/platform/ticket-step';
 
@@ -56,6 +57,8 @@ export interface PlatformTicketCarried {
   assigneeId: string | null;
   /** ISO: the soft delete's end, null when not deleted */
   purgeAt: string | null;
+  /** the SLA deadlines and what is met or breached (sla-timers.ts); absent: read at the run's start */
+  sla?: PlatformTicketSla | null;
 }
 
 export interface PatchTicketChange {
@@ -90,6 +93,10 @@ export interface PlatformTicketActivities {
   purgePlatformTicket(ticketId: string): Promise<'purged' | 'restored'>;
   /** The ids of the active automations of `trigger` that would fire on the ticket as stored now, in their order (workflows/platform-ticket/automations.ts). */
   matchPlatformAutomations(q: AutomationMatchQuery): Promise<string[]>;
+  /** The ticket's SLA deadlines (ISO) under its workspace's active policies, and what is met or breached (sla-timers.ts). */
+  readPlatformTicketSla(ticketId: string): Promise<PlatformTicketSla | { gone: true }>;
+  /** Records a breach once per policy (the column and `ticket.sla_breached`); `breached: false` when it no longer applies. */
+  breachPlatformTicketSla(req: PlatformSlaBreachRequest): Promise<{ breached: boolean } | { gone: true }>;
 }
 
 /** A new ticket's entry in the workflow-start outbox. */

@@ -19,6 +19,7 @@ import {
 import { runAutomations } from './automations';
 import { storage } from './platform-ticket-activities';
 import { carriedOf, describe, initialPlatformTicketState, isDeleted, refusalOf, takeResult } from './platform-ticket-state';
+import { SlaTimers } from './sla-timers';
 
 /**
  * One workflow per platform ticket (`platform-ticket/<tkt_id>`), started from the
@@ -27,7 +28,7 @@ import { carriedOf, describe, initialPlatformTicketState, isDeleted, refusalOf, 
  *
  * | state                  | accepts (Updates)                                                 | timers |
  * |------------------------|-------------------------------------------------------------------|--------|
- * | open, pending, resolved| patch (status by the transition table: 409 otherwise), reply, delete, unassignUser | — |
+ * | open, pending, resolved| patch (status by the transition table: 409 otherwise), reply, delete, unassignUser | SLA first response, SLA resolution (sla-timers.ts) |
  * | closed → run ends      | (a new run under the same id, started by DELETE with the row's facts, takes delete; patch and reply: 409 from the row) | — |
  * | deleted (soft)         | restore (410 gone from purge_at on), unassignUser; the rest 404   | purge at deleted_at + 30 d |
  * | purged / row vanished  | the run ends; a change still in flight: 404                       | —      |
@@ -43,6 +44,7 @@ import { carriedOf, describe, initialPlatformTicketState, isDeleted, refusalOf, 
 export async function platformTicketWorkflow(input: PlatformTicketInput, carried?: PlatformTicketCarried): Promise<'closed' | 'purged'> {
   const state = initialPlatformTicketState(input, carried);
   const oneChangeAtATime = new Mutex();
+  const sla = new SlaTimers(input.ticketId, state, oneChangeAtATime, carried?.sla);
   const gone = () => asRefusal(platformNotFound('ticket', input.ticketId));
 
   const check = (kind: PlatformTicketChangeKind, requested?: PlatformTicketStatus): void => {
@@ -56,7 +58,8 @@ export async function platformTicketWorkflow(input: PlatformTicketInput, carried
       const version = state.version + 1;
       const result = await storage.applyPlatformTicketStep({ ticketId: input.ticketId, version, at: new Date().toISOString(), change });
       if (!takeResult(state, result)) throw gone();
-      if (change.kind === 'patch' || change.kind === 'reply') await runAutomations(input, state, 'ticket.updated'); // automations.ts
+      await sla.afterStep(change);
+      if ((change.kind === 'patch' || change.kind === 'reply') && (await runAutomations(input, state, 'ticket.updated'))) await sla.afterAutomations(); // automations.ts
       return { ticketId: input.ticketId, version: state.version, status: state.status, changed: true };
     });
   const unchanged = (): PlatformTicketChangeReply => ({ ticketId: input.ticketId, version: state.version, status: state.status, changed: false });
@@ -88,7 +91,7 @@ export async function platformTicketWorkflow(input: PlatformTicketInput, carried
     });
 
   // ── created: the workspace's `ticket.created` automations (a first run only) ──
-  if (!carried) await oneChangeAtATime.runExclusive(() => runAutomations(input, state, 'ticket.created'));
+  if (!carried) await oneChangeAtATime.runExclusive(async () => (await runAutomations(input, state, 'ticket.created')) && sla.afterAutomations());
 
   // ── open / pending / resolved, deleted: wait for the next step or the purge ──
   for (;;) {
@@ -102,11 +105,14 @@ export async function platformTicketWorkflow(input: PlatformTicketInput, carried
       await condition(allHandlersFinished);
       if (state.status === 'closed' && !isDeleted(state)) break;
     } else {
-      await condition(moved);
+      // open, pending, resolved: until the next SLA deadline (sla-timers.ts), if any
+      const due = await sla.next();
+      if (!due) await condition(moved);
+      else if (!(await condition(moved, Math.max(due.at - Date.now(), 1)))) await sla.fire(due);
     }
     if (workflowInfo().continueAsNewSuggested && !oneChangeAtATime.locked && !state.gone) {
       await condition(allHandlersFinished);
-      await continueAsNew<typeof platformTicketWorkflow>(input, carriedOf(state));
+      await continueAsNew<typeof platformTicketWorkflow>(input, { ...carriedOf(state), sla: sla.carried });
     }
   }
   // ── closed, or purged / vanished: the run ends ──
