@@ -17,6 +17,9 @@ export interface WebhookResults {
     profile: string;
     rate: number;
     durationSec: number;
+    /** the platform phase's rate (events/s) and length */
+    platformRate: number;
+    platformSec: number;
     drainSec: number;
     steps: number[];
     stepsDown: number[];
@@ -33,7 +36,10 @@ export interface WebhookResults {
   };
   machine: Machine;
   endpointsVia?: string;
+  platformEndpointsVia?: string;
   main?: Measured;
+  /** the platform phase: platform ticket changes → two platform endpoints */
+  platform?: Measured;
   breakdown?: Breakdown;
   /** the same for the highest step that kept up, when the main run did not */
   breakdownSustained?: Breakdown & { rate: number };
@@ -96,10 +102,12 @@ export function checkTargets(r: WebhookResults): TargetCheck[] {
     });
   }
   if (r.finalLoss && r.steps?.length) {
-    const missing = Object.entries(r.finalLoss).filter(([k]) => k !== 'main').reduce((s, [, v]) => s + v.expected - v.received, 0);
-    const expected = Object.entries(r.finalLoss).filter(([k]) => k !== 'main').reduce((s, [, v]) => s + v.expected, 0);
+    const stepLoss = Object.entries(r.finalLoss).filter(([k]) => k.startsWith('step '));
+    const missing = stepLoss.reduce((s, [, v]) => s + v.expected - v.received, 0);
+    const expected = stepLoss.reduce((s, [, v]) => s + v.expected, 0);
     out.push({ aim: 'zero loss in the steps (also overloaded ones), counted at the end of the run', measured: `${missing} of ${expected} missing`, met: missing === 0 });
   }
+  out.push(...platformTargets(r));
   const s = sustained(r);
   const peer = r.temporalPeer?.normal;
   if (peer && (r.main || r.steps)) {
@@ -123,13 +131,45 @@ export function checkTargets(r: WebhookResults): TargetCheck[] {
   return out;
 }
 
+/**
+ * The platform phase's aims (issue 39, "Benchmark"): p99 under 500 ms from the change to
+ * the receiver, 0 lost, and its ratio to the same run's Temporal peer, computed as the /v1
+ * aim computes it (deliveries/s of the phase ÷ the peer's workflows/s).
+ */
+export function platformTargets(r: WebhookResults): TargetCheck[] {
+  const p = r.platform;
+  if (!p) return [];
+  const out: TargetCheck[] = [];
+  out.push({
+    aim: `platform: p99 < 500 ms at ${p.rate} events/s from the change (the event's time) → receiver`,
+    measured: `p99 ${ms(p.sinceChange.p99)} ms (p50 ${ms(p.sinceChange.p50)}, max ${ms(p.sinceChange.max)}); from the API call's start, as /v1 measures: p99 ${ms(p.latency.p99)} ms (p50 ${ms(p.latency.p50)})`,
+    met: p.sinceChange.p99 < 500,
+  });
+  const final = r.finalLoss?.platform;
+  const lost = final ? final.expected - final.received : p.lost;
+  out.push({
+    aim: `platform: zero loss at ${p.rate} events/s`,
+    measured: `${p.received} of ${p.expected} deliveries within the ${r.config.drainSec} s drain; ${lost} missing at the end of the run; ${p.duplicates} duplicates; ${p.badSignature} bad signatures; ${p.source.failed} failed API calls`,
+    met: lost === 0 && p.source.failed === 0 && p.badSignature === 0,
+  });
+  const peer = r.temporalPeer?.normal;
+  if (peer) {
+    out.push({
+      aim: '(information) platform: deliveries/s vs the Temporal peer, as the /v1 aim computes it',
+      measured: `${f0(p.deliveredPerSec)} deliveries/s at ${p.rate} events/s (${p.keepsUp ? 'kept up' : 'did NOT keep up'}) vs ${f1(peer.rps)} workflows/s: **${pct(p.deliveredPerSec / peer.rps)}**`,
+      met: p.keepsUp,
+    });
+  }
+  return out;
+}
+
 function distRow(name: string, d: Dist, extra: Array<string | number> = []): string {
   return row([name, d.n, ms(d.p50), ms(d.p95), ms(d.p99), ms(d.max), ...extra]);
 }
 
-function phaseRow(p: PhaseResult): string {
+function phaseRow(p: PhaseResult, label = ''): string {
   return row([
-    `${p.rate} × ${p.durationSec} s`,
+    `${label}${p.rate} × ${p.durationSec} s`,
     `${f0(p.source.achievedRate)}`,
     `${p.received} / ${p.expected}`,
     p.lost,
@@ -146,7 +186,7 @@ function phaseRow(p: PhaseResult): string {
   ]);
 }
 
-const CPU_COLUMNS = ['api', 'webhooks worker', 'Temporal server', 'Postgres', 'Redis', 'bench (source + receiver)', 'Temporal peer worker', 'signed-POST peer'];
+const CPU_COLUMNS = ['api', 'webhooks worker', 'platform worker', 'Temporal server', 'Postgres', 'Redis', 'bench (source + receiver)', 'Temporal peer worker', 'signed-POST peer'];
 
 function cpuRow(name: string, c: CpuUse | undefined, perUnit?: { n: number; unit: string }): string {
   if (!c) return row([name, ...Array(CPU_COLUMNS.length + 3).fill('–')]);
@@ -206,6 +246,7 @@ export function toMarkdown(r: WebhookResults): string {
       L.push(`Counted again at the end of the run (late is not lost): ${Object.entries(r.finalLoss).map(([k, v]) => `${k} ${v.received}/${v.expected}`).join(', ')}.`, '');
     }
   }
+  if (r.platform) L.push(...platformSection(r, r.platform));
   if (r.postPeer || r.temporalPeer) {
     L.push('## Peers (same run, same machine)', '');
     L.push(row(['peer', 'rate', 'p50 ms', 'p95 ms', 'p99 ms', 'failures', 'notes']));
@@ -262,14 +303,50 @@ export function toMarkdown(r: WebhookResults): string {
     }
     L.push('');
   }
-  if (phases.length || r.postPeer || r.temporalPeer) {
+  if (phases.length || r.platform || r.postPeer || r.temporalPeer) {
     L.push('## CPU by component (cores, average over the phase)', '');
     L.push(row(['phase', ...CPU_COLUMNS, 'rest of machine', 'machine', 'CPU per unit (ours)']), sep(CPU_COLUMNS.length + 4));
     for (const p of phases) L.push(cpuRow(`${p.rate} events/s`, p.cpu, { n: p.received, unit: 'delivery' }));
+    if (r.platform) L.push(cpuRow(`platform, ${r.platform.rate} events/s`, r.platform.cpu, { n: r.platform.received, unit: 'delivery' }));
     if (r.postPeer) L.push(cpuRow('signed-POST peer', r.postPeer.cpu, { n: r.postPeer.requests, unit: 'request' }));
     r.temporalPeer?.cpuNormal.forEach((x, i) => L.push(cpuRow(`Temporal peer, normal activity (round ${i + 1})`, x, { n: Math.round(r.temporalPeer!.normal.runs[i].rps * x.seconds), unit: 'workflow' })));
     r.temporalPeer?.cpuLocal.forEach((x, i) => L.push(cpuRow(`Temporal peer, local activity (round ${i + 1})`, x, { n: Math.round(r.temporalPeer!.local.runs[i].rps * x.seconds), unit: 'workflow' })));
     L.push('', '"Postgres" and "Redis" are all their processes (other databases\' sessions included); "rest of machine" is busy time no listed process explains (other work on the machine). "CPU per unit" is the machine\'s busy time minus that rest, per delivery / request / workflow.', '');
   }
   return L.join('\n');
+}
+
+/** The platform phase beside /v1's main run: the same columns, then the latency from the change. */
+function platformSection(r: WebhookResults, p: Measured): string[] {
+  const L: string[] = ['## Platform phase, beside /v1', ''];
+  L.push(
+    `Event source: platform ticket changes through \`/platform/v1\` with a \`service_test_\` admin token of a tenant of its own: each ticket is created (\`ticket.created\`), ` +
+      `a second later resolved (PATCH: \`ticket.updated\` + \`ticket.resolved\`, a step of the ticket's workflow on the \`platform\` worker) and a second after that closed ` +
+      `(\`ticket.updated\` + \`ticket.closed\`): 5 events in 3 calls, open loop at ${p.rate} events/s (a change waits for its ticket's previous call). ` +
+      `${r.config.endpoints} platform endpoints subscribed to the four types (registered via ${r.platformEndpointsVia ?? '?'}) on the same receiver; the platform API's schedule, envelope and signature. ` +
+      `"From the change" is the event's own time (the envelope's \`created_at\`: the API's or the workflow step's clock) → arrival; "from the call" is the API call's start → arrival, as /v1 measures.`,
+    '',
+  );
+  L.push(row(['phase', 'calls/s sent', 'deliveries received / expected', 'lost (after drain)', 'delivered/s', 'events delivered/s', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'p50 first → last 2 s', 'tail ms', 'API p50 / p99 ms', 'keeps up']));
+  L.push(sep(14));
+  if (r.main) L.push(phaseRow(r.main, '/v1 main: '));
+  L.push(phaseRow(p, 'platform: '));
+  L.push('');
+  L.push(row(['latency of every delivery', 'n', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms']), sep(6));
+  if (r.main) L.push(distRow('/v1 main, from the change (event timestamp)', r.main.sinceChange));
+  L.push(distRow('platform, from the change (event created_at)', p.sinceChange));
+  L.push(distRow('platform, from the API call start', p.latency));
+  L.push('');
+  const peer = r.temporalPeer?.normal;
+  const v1 = sustained(r);
+  L.push(
+    `Platform run: ${p.source.ok} API calls OK, ${p.source.failed} failed (${JSON.stringify(p.source.statusCodes)}); ${p.duplicates} duplicate deliveries, ${p.badSignature} bad signatures; ` +
+      `generator lateness p99 ${ms(p.source.lateness.p99)} ms (max ${ms(p.source.lateness.max)}).` +
+      (peer
+        ? ` Same-run ratio to the Temporal peer (${f1(peer.rps)} workflows/s): platform ${pct(p.deliveredPerSec / peer.rps)} (${f0(p.deliveredPerSec)} deliveries/s at ${p.rate} events/s)` +
+          (v1 ? `, /v1 ${pct(v1.deliveredPerSec / peer.rps)} (${f0(v1.deliveredPerSec)} deliveries/s at ${v1.rate} events/s, its highest rate that kept up).` : '.')
+        : ''),
+    '',
+  );
+  return L;
 }
