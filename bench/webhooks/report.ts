@@ -1,9 +1,11 @@
 // The webhook bench's aims check and Markdown report (bench/results/webhooks-latest.md).
 import type { Aggregate } from '../lib/load';
 import type { Machine } from '../lib/stack';
-import type { Breakdown, Dist } from './breakdown';
+import type { Breakdown } from './breakdown';
 import type { CpuUse } from '../lib/cpu';
 import { KEEP_UP, type PhaseResult } from './phase';
+import { distRow, f0, f1, ms, pct, phaseRow, row, sep } from './format';
+import { platformSection, platformTargets } from './platform-report';
 import type { PostPeerResult } from './post-peer';
 import type { Receiver } from './receiver';
 import type { TemporalPhaseMetrics } from './temporal-metrics';
@@ -70,12 +72,6 @@ export interface TargetCheck {
   met: boolean;
 }
 
-const f0 = (v: number) => (Number.isFinite(v) ? v.toFixed(0) : '–');
-const f1 = (v: number) => (Number.isFinite(v) ? v.toFixed(1) : '–');
-const ms = (v: number) => (Number.isFinite(v) ? (v < 10 ? v.toFixed(1) : v.toFixed(0)) : '–');
-const pct = (v: number) => (Number.isFinite(v) ? `${(v * 100).toFixed(0)} %` : '–');
-const row = (cells: Array<string | number>) => `| ${cells.join(' | ')} |`;
-const sep = (n: number, firstLeft = true) => row(Array.from({ length: n }, (_, i) => (i === 0 && firstLeft ? '---' : '---:')));
 
 /** The sustained rate: the highest phase (main or step) that kept up. */
 export function sustained(r: WebhookResults): Measured | undefined {
@@ -129,61 +125,6 @@ export function checkTargets(r: WebhookResults): TargetCheck[] {
     }
   }
   return out;
-}
-
-/**
- * The platform phase's aims (issue 39, "Benchmark"): p99 under 500 ms from the change to
- * the receiver, 0 lost, and its ratio to the same run's Temporal peer, computed as the /v1
- * aim computes it (deliveries/s of the phase ÷ the peer's workflows/s).
- */
-export function platformTargets(r: WebhookResults): TargetCheck[] {
-  const p = r.platform;
-  if (!p) return [];
-  const out: TargetCheck[] = [];
-  out.push({
-    aim: `platform: p99 < 500 ms at ${p.rate} events/s from the change (the event's time) → receiver`,
-    measured: `p99 ${ms(p.sinceChange.p99)} ms (p50 ${ms(p.sinceChange.p50)}, max ${ms(p.sinceChange.max)}); from the API call's start, as /v1 measures: p99 ${ms(p.latency.p99)} ms (p50 ${ms(p.latency.p50)})`,
-    met: p.sinceChange.p99 < 500,
-  });
-  const final = r.finalLoss?.platform;
-  const lost = final ? final.expected - final.received : p.lost;
-  out.push({
-    aim: `platform: zero loss at ${p.rate} events/s`,
-    measured: `${p.received} of ${p.expected} deliveries within the ${r.config.drainSec} s drain; ${lost} missing at the end of the run; ${p.duplicates} duplicates; ${p.badSignature} bad signatures; ${p.source.failed} failed API calls`,
-    met: lost === 0 && p.source.failed === 0 && p.badSignature === 0,
-  });
-  const peer = r.temporalPeer?.normal;
-  if (peer) {
-    out.push({
-      aim: '(information) platform: deliveries/s vs the Temporal peer, as the /v1 aim computes it',
-      measured: `${f0(p.deliveredPerSec)} deliveries/s at ${p.rate} events/s (${p.keepsUp ? 'kept up' : 'did NOT keep up'}) vs ${f1(peer.rps)} workflows/s: **${pct(p.deliveredPerSec / peer.rps)}**`,
-      met: p.keepsUp,
-    });
-  }
-  return out;
-}
-
-function distRow(name: string, d: Dist, extra: Array<string | number> = []): string {
-  return row([name, d.n, ms(d.p50), ms(d.p95), ms(d.p99), ms(d.max), ...extra]);
-}
-
-function phaseRow(p: PhaseResult, label = ''): string {
-  return row([
-    `${label}${p.rate} × ${p.durationSec} s`,
-    `${f0(p.source.achievedRate)}`,
-    `${p.received} / ${p.expected}`,
-    p.lost,
-    f0(p.deliveredPerSec),
-    f0(p.eventsPerSec),
-    ms(p.latency.p50),
-    ms(p.latency.p95),
-    ms(p.latency.p99),
-    ms(p.latency.max),
-    `${ms(p.p50FirstSeconds)} → ${ms(p.p50LastSeconds)}`,
-    ms(p.tailMs),
-    `${ms(p.source.api.p50)} / ${ms(p.source.api.p99)}`,
-    p.keepsUp ? 'yes' : '**no**',
-  ]);
 }
 
 const CPU_COLUMNS = ['api', 'webhooks worker', 'platform worker', 'Temporal server', 'Postgres', 'Redis', 'bench (source + receiver)', 'Temporal peer worker', 'signed-POST peer'];
@@ -246,7 +187,7 @@ export function toMarkdown(r: WebhookResults): string {
       L.push(`Counted again at the end of the run (late is not lost): ${Object.entries(r.finalLoss).map(([k, v]) => `${k} ${v.received}/${v.expected}`).join(', ')}.`, '');
     }
   }
-  if (r.platform) L.push(...platformSection(r, r.platform));
+  if (r.platform) L.push(...platformSection(r, r.platform, sustained(r)));
   if (r.postPeer || r.temporalPeer) {
     L.push('## Peers (same run, same machine)', '');
     L.push(row(['peer', 'rate', 'p50 ms', 'p95 ms', 'p99 ms', 'failures', 'notes']));
@@ -316,37 +257,3 @@ export function toMarkdown(r: WebhookResults): string {
   return L.join('\n');
 }
 
-/** The platform phase beside /v1's main run: the same columns, then the latency from the change. */
-function platformSection(r: WebhookResults, p: Measured): string[] {
-  const L: string[] = ['## Platform phase, beside /v1', ''];
-  L.push(
-    `Event source: platform ticket changes through \`/platform/v1\` with a \`service_test_\` admin token of a tenant of its own: each ticket is created (\`ticket.created\`), ` +
-      `a second later resolved (PATCH: \`ticket.updated\` + \`ticket.resolved\`, a step of the ticket's workflow on the \`platform\` worker) and a second after that closed ` +
-      `(\`ticket.updated\` + \`ticket.closed\`): 5 events in 3 calls, open loop at ${p.rate} events/s (a change waits for its ticket's previous call). ` +
-      `${r.config.endpoints} platform endpoints subscribed to the four types (registered via ${r.platformEndpointsVia ?? '?'}) on the same receiver; the platform API's schedule, envelope and signature. ` +
-      `"From the change" is the event's own time (the envelope's \`created_at\`: the API's or the workflow step's clock) → arrival; "from the call" is the API call's start → arrival, as /v1 measures.`,
-    '',
-  );
-  L.push(row(['phase', 'calls/s sent', 'deliveries received / expected', 'lost (after drain)', 'delivered/s', 'events delivered/s', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'p50 first → last 2 s', 'tail ms', 'API p50 / p99 ms', 'keeps up']));
-  L.push(sep(14));
-  if (r.main) L.push(phaseRow(r.main, '/v1 main: '));
-  L.push(phaseRow(p, 'platform: '));
-  L.push('');
-  L.push(row(['latency of every delivery', 'n', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms']), sep(6));
-  if (r.main) L.push(distRow('/v1 main, from the change (event timestamp)', r.main.sinceChange));
-  L.push(distRow('platform, from the change (event created_at)', p.sinceChange));
-  L.push(distRow('platform, from the API call start', p.latency));
-  L.push('');
-  const peer = r.temporalPeer?.normal;
-  const v1 = sustained(r);
-  L.push(
-    `Platform run: ${p.source.ok} API calls OK, ${p.source.failed} failed (${JSON.stringify(p.source.statusCodes)}); ${p.duplicates} duplicate deliveries, ${p.badSignature} bad signatures; ` +
-      `generator lateness p99 ${ms(p.source.lateness.p99)} ms (max ${ms(p.source.lateness.max)}).` +
-      (peer
-        ? ` Same-run ratio to the Temporal peer (${f1(peer.rps)} workflows/s): platform ${pct(p.deliveredPerSec / peer.rps)} (${f0(p.deliveredPerSec)} deliveries/s at ${p.rate} events/s)` +
-          (v1 ? `, /v1 ${pct(v1.deliveredPerSec / peer.rps)} (${f0(v1.deliveredPerSec)} deliveries/s at ${v1.rate} events/s, its highest rate that kept up).` : '.')
-        : ''),
-    '',
-  );
-  return L;
-}
