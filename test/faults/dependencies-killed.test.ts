@@ -124,7 +124,12 @@ test('kill each dependency in turn under a create load: nothing lost or doubled,
     maxCreates: MAX_CREATES,
   });
   const platformLoad = createPlatformLoad({ baseUrl: api.baseUrl, tenant, answerBoundMs: ANSWER_BOUND_MS, pauseMs: PAUSE_MS, maxTickets: MAX_PLATFORM_TICKETS });
-  const running = Promise.all([load.run(CLIENTS), platformLoad.run(PLATFORM_CLIENTS)]);
+  // a client that meets an answer it must not get fails the run; the others stop with it
+  const running = Promise.all([load.run(CLIENTS), platformLoad.run(PLATFORM_CLIENTS)]).catch((err) => {
+    load.stop();
+    platformLoad.stop();
+    throw err;
+  });
   const workers = [worker, webhooksWorker, platformWorker];
   const faults: Array<[string, () => void | Promise<void>, () => Promise<void>]> = [
     ['ticketing worker (SIGKILL)', () => worker.kill9(), () => worker.start()],

@@ -9,8 +9,8 @@
 // A PATCH has no Idempotency-Key (the platform API takes one on POSTs only); it sets values,
 // so a retry after a lost answer applies nothing new (a status moved to itself records only
 // another ticket.updated). The one exception is the close: once a lost answer's close has
-// been applied, the ticket takes no more changes and the retry is a 409 `conflict` whose
-// details say `status: closed`; after an earlier failed attempt that 409 is the close's
+// been applied, the ticket takes no more changes and the retry is a 409 `conflict`; after
+// an earlier failed attempt, that 409 with the ticket read back closed is the close's
 // acknowledgement.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PlatformTenant } from '../../domain/platform/create-tenant';
@@ -48,6 +48,16 @@ export function createPlatformLoad(o: PlatformLoadOptions) {
     retryDelayMs: 250,
   });
 
+  /** The ticket's status as GET answers it (undefined when that fails: the caller goes on retrying). */
+  async function statusOf(ticketId: string): Promise<string | undefined> {
+    try {
+      const res = await fetch(`${o.baseUrl}/platform/v1/tickets/${ticketId}`, { headers: auth, signal: AbortSignal.timeout(o.answerBoundMs + 2000) });
+      return res.status === 200 ? ((await res.json()) as { status: string }).status : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   /** A PATCH retried with the same body until answered 200 (or a close found already applied). */
   async function patch(op: PlatformOp): Promise<void> {
     for (;;) {
@@ -69,8 +79,12 @@ export function createPlatformLoad(o: PlatformLoadOptions) {
       const retried = op.attempts.length > 0;
       op.attempts.push(a);
       if (a.status === 200) return void (op.answer = body);
-      if (op.step === 'close' && retried && a.status === 409 && body?.error?.details?.status === 'closed') return void (op.answer = { id: op.ticketId, status: 'closed' });
-      if (typeof a.status === 'number' && a.status < 500 && a.status !== 429) throw new Error(`PATCH ${op.path} answered ${a.status}: ${JSON.stringify(body)}`);
+      const closedBefore = op.step === 'close' && retried && a.status === 409;
+      if (closedBefore) {
+        const status = await statusOf(op.ticketId!);
+        if (status === 'closed') return void (op.answer = { id: op.ticketId, status });
+        if (status !== undefined) throw new Error(`PATCH ${op.path} answered 409 and the ticket is ${status}: ${JSON.stringify(body)}`);
+      } else if (typeof a.status === 'number' && a.status < 500 && a.status !== 429) throw new Error(`PATCH ${op.path} answered ${a.status}: ${JSON.stringify(body)}`);
       await sleep(250);
     }
   }
