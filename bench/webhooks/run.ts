@@ -102,7 +102,7 @@ async function main(): Promise<number> {
   const tenant = await seedTenant(pool, { seed: 2001, name: 'webhooks', players: 0, agents: 0, nowMs: Date.now() });
   const key = await createBenchKey(u.benchDb, tenant.organizationId, 'bench webhooks');
   await waitForTemporal(temporal.child);
-  log('Temporal ready; starting API, webhooks worker (dispatcher), Temporal peer worker; receiver on 127.0.0.1');
+  log(`Temporal ready; starting API, webhooks worker (dispatcher), Temporal peer worker${runs('platform') ? ', platform worker' : ''}; receiver on 127.0.0.1`);
   const apps = startApps(u, logDir, { platform: runs('platform') });
   const receiver = await startReceiver(WH_PORTS.receiver, CONFIG.receiverDelayMs);
   const api = `http://127.0.0.1:${WH_PORTS.api}`;

@@ -220,7 +220,7 @@ test('kill each dependency in turn under a create load: nothing lost or doubled,
     const undelivered = countDeliveries(receiver.accepted, all).missing.length;
     const undispatched = (await db.query(`SELECT count(*)::int AS n FROM events WHERE dispatched_at IS NULL`)).rows[0].n;
     const platformPending = await countPendingWorkflowStarts(db, PLATFORM_QUEUE);
-    const log = await readPlatformDeliveryLog(db, tenant.workspaceId, platformEndpoint.id);
+    const log = await readPlatformDeliveryLog(db, tenant.workspaceId, { id: platformEndpoint.id, events: PLATFORM_EVENTS });
     const platformUndelivered = countPlatformDeliveries(platformReceiver.accepted, log.events, log.deliveries, platformLoad.ops).missing.length;
     if (pending === 0 && untriaged === 0 && undelivered === 0 && undispatched === 0 && platformPending === 0 && platformUndelivered === 0) break;
     if (Date.now() > deadline) {
@@ -276,7 +276,7 @@ test('kill each dependency in turn under a create load: nothing lost or doubled,
   const created = platformOps.filter((op) => op.step === 'create');
   assert.deepEqual(platformTickets.map((r) => r.id).sort(), created.map((op) => op.ticketId).sort(), 'one platform ticket per acknowledged create');
   for (const r of platformTickets) assert.equal(r.status, 'closed', `${r.id} is ${r.status}`);
-  const plog = await readPlatformDeliveryLog(db, tenant.workspaceId, platformEndpoint.id);
+  const plog = await readPlatformDeliveryLog(db, tenant.workspaceId, { id: platformEndpoint.id, events: PLATFORM_EVENTS });
   const pcount = countPlatformDeliveries(platformReceiver.accepted, plog.events, plog.deliveries, platformOps);
   assert.deepEqual(platformReceiver.rejected.map((d) => d.id), [], 'platform requests that failed verification');
   assert.deepEqual(pcount.missing, [], 'platform events without a received delivery');

@@ -97,20 +97,24 @@ export function countPlatformDeliveries(accepted: Delivered[], events: PlatformE
   };
 }
 
-/** The run's platform events (of `workspaceId`) and the delivery log of `endpointId`, as countPlatformDeliveries reads them. */
+/**
+ * The run's platform events of the types the endpoint takes (of `workspaceId`: other types,
+ * an SLA breach or an automation's, go to no endpoint of the run) and the delivery log of
+ * `endpointId`, as countPlatformDeliveries reads them.
+ */
 export async function readPlatformDeliveryLog(
   db: { query(sql: string, params?: unknown[]): Promise<{ rows: any[] }> },
   workspaceId: string,
-  endpointId: string,
+  endpoint: { id: string; events: string[] },
 ): Promise<{ events: PlatformEventRow[]; deliveries: PlatformDeliveryRow[] }> {
-  const events = (await db.query(`SELECT id, type, subject_id FROM events WHERE api = 'platform' AND workspace_id = $1`, [workspaceId])).rows;
+  const events = (await db.query(`SELECT id, type, subject_id FROM events WHERE api = 'platform' AND workspace_id = $1 AND type = ANY($2::text[])`, [workspaceId, endpoint.events])).rows;
   const deliveries = (
     await db.query(
       `SELECT d.id, d.event_id, d.status, d.attempts,
               (SELECT count(*)::int FROM webhook_attempts a
                 WHERE a.delivery_id = d.id AND (a.error IS NOT NULL OR a.status_code IS NULL OR a.status_code NOT BETWEEN 200 AND 299)) AS failed_attempts
          FROM webhook_deliveries d WHERE d.endpoint_id = $1`,
-      [endpointId],
+      [endpoint.id],
     )
   ).rows;
   return { events, deliveries };
