@@ -92,7 +92,7 @@ export async function breakdown(
   sampleSize: number,
 ): Promise<Breakdown> {
   const epoch = (perf: number) => performance.timeOrigin + perf;
-  const callOf = new Map(calls.map((c) => [c.playerId, c]));
+  const callOf = new Map(calls.map((c) => [c.id, c]));
   const { rows } = await pool.query<Row>(
     `SELECT e.id AS event_id, e.batch_id, e.data->>'playerId' AS player_id,
             (extract(epoch FROM e.claimed_at) * 1000)::float8 AS claimed,

@@ -1,11 +1,12 @@
 // One load phase of the webhook bench: events at a fixed open-loop rate, then a bounded
-// wait for their deliveries, then what arrived, how fast and how late.
+// wait for their deliveries, then what arrived, how fast and how late. The events come
+// from `source`: /v1 new players (the default) or platform ticket changes.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Pool } from 'pg';
 import { sleep } from '../lib/procs';
 import { dist, type Dist } from './breakdown';
 import type { Receiver } from './receiver';
-import { runSource, type Call, type SourceResult } from './source';
+import { runSource, type Call, type EventSource, type SourceResult } from './source';
 
 export interface PhaseOptions {
   name: string;
@@ -21,6 +22,8 @@ export interface PhaseOptions {
   drainSec: number;
   /** to wait, after the drain, until no delivery row is pending (every workflow has finished) */
   pool: Pool;
+  /** where the events come from; default /v1 new players (source.ts) */
+  source?: EventSource;
 }
 
 export interface PhaseResult {
@@ -37,6 +40,12 @@ export interface PhaseResult {
   badSignature: number;
   /** API call start → arrival at the receiver, every delivery */
   latency: Dist & { mean: number };
+  /**
+   * the event's own time (its envelope's timestamp / created_at: when the change was made,
+   * stamped by the API or the ticket workflow) → arrival, every delivery; wall clocks of
+   * two processes on one machine, to the millisecond
+   */
+  sinceChange: Dist;
   /** median latency of the deliveries of the phase's first and last 2 s of calls: a growing backlog shows here */
   p50FirstSeconds: number;
   p50LastSeconds: number;
@@ -58,10 +67,16 @@ export interface PhaseResult {
 /** A phase keeps up when nothing is lost and nothing queues: p99 and the tail stay under a second. */
 export const KEEP_UP = { p99Ms: 1000, tailMs: 1000 };
 
-function received(calls: Call[], r: Receiver): number {
-  let n = 0;
-  for (const c of calls) if (c.status === 200) n += r.byPlayer.get(c.playerId)?.length ?? 0;
-  return n;
+/** Deliveries the receiver has of the answered calls' events, and how many the endpoints should get. */
+export function countReceived(calls: Call[], r: Receiver, endpoints: number): { expected: number; received: number } {
+  let expected = 0;
+  let received = 0;
+  for (const c of calls) {
+    if (!c.ok) continue;
+    expected += c.keys.length * endpoints;
+    for (const k of c.keys) received += r.byKey.get(k)?.length ?? 0;
+  }
+  return { expected, received };
 }
 
 export async function runPhase(o: PhaseOptions, r: Receiver): Promise<{ result: PhaseResult; calls: Call[] }> {
@@ -69,12 +84,12 @@ export async function runPhase(o: PhaseOptions, r: Receiver): Promise<{ result: 
   loop.enable();
   const before = { ...r.counters };
   const count = Math.round(o.rate * o.durationSec);
-  const src = await runSource({ api: o.api, token: o.token, workspaceId: o.workspaceId, prefix: o.prefix, rate: o.rate, count });
+  const src = await (o.source ?? runSource)({ api: o.api, token: o.token, workspaceId: o.workspaceId, prefix: o.prefix, rate: o.rate, count });
   const { calls, ...source } = src;
-  const expected = src.ok * o.endpoints;
+  const { expected } = countReceived(calls, r, o.endpoints);
   const lastStart = calls[calls.length - 1].start;
   const drainUntil = performance.now() + o.drainSec * 1000;
-  while (received(calls, r) < expected && performance.now() < drainUntil) await sleep(50);
+  while (countReceived(calls, r, o.endpoints).received < expected && performance.now() < drainUntil) await sleep(50);
   const drainWaitMs = performance.now() - lastStart;
   loop.disable();
   const settleFrom = performance.now();
@@ -86,18 +101,20 @@ export async function runPhase(o: PhaseOptions, r: Receiver): Promise<{ result: 
   const settleMs = performance.now() - settleFrom;
 
   const lat: number[] = [];
+  const sinceChange: number[] = [];
   const first: number[] = [];
   const last: number[] = [];
   let lastArrival = -Infinity;
   let complete = 0;
   const t0 = calls[0].start;
   for (const c of calls) {
-    if (c.status !== 200) continue;
-    const arrivals = r.byPlayer.get(c.playerId) ?? [];
-    if (arrivals.length >= o.endpoints) complete++;
+    if (!c.ok) continue;
+    const arrivals = c.keys.flatMap((k) => r.byKey.get(k) ?? []);
+    if (arrivals.length >= c.keys.length * o.endpoints) complete += c.keys.length;
     for (const a of arrivals) {
       const l = a.at - c.start;
       lat.push(l);
+      if (Number.isFinite(a.occurredAt)) sinceChange.push(a.atEpoch - a.occurredAt);
       if (c.start - t0 < 2000) first.push(l);
       if (lastStart - c.start < 2000) last.push(l);
       lastArrival = Math.max(lastArrival, a.at);
@@ -121,6 +138,7 @@ export async function runPhase(o: PhaseOptions, r: Receiver): Promise<{ result: 
     duplicates: r.counters.duplicates - before.duplicates,
     badSignature: r.counters.badSignature - before.badSignature,
     latency: { ...d, mean },
+    sinceChange: dist(sinceChange),
     p50FirstSeconds: dist(first).p50,
     p50LastSeconds: dist(last).p50,
     deliveredPerSec: got / span,

@@ -1,9 +1,11 @@
 // The webhook bench's aims check and Markdown report (bench/results/webhooks-latest.md).
 import type { Aggregate } from '../lib/load';
 import type { Machine } from '../lib/stack';
-import type { Breakdown, Dist } from './breakdown';
+import type { Breakdown } from './breakdown';
 import type { CpuUse } from '../lib/cpu';
 import { KEEP_UP, type PhaseResult } from './phase';
+import { distRow, f0, f1, ms, pct, phaseRow, row, sep } from './format';
+import { platformSection, platformTargets } from './platform-report';
 import type { PostPeerResult } from './post-peer';
 import type { Receiver } from './receiver';
 import type { TemporalPhaseMetrics } from './temporal-metrics';
@@ -17,6 +19,9 @@ export interface WebhookResults {
     profile: string;
     rate: number;
     durationSec: number;
+    /** the platform phase's rate (events/s) and length */
+    platformRate: number;
+    platformSec: number;
     drainSec: number;
     steps: number[];
     stepsDown: number[];
@@ -33,7 +38,10 @@ export interface WebhookResults {
   };
   machine: Machine;
   endpointsVia?: string;
+  platformEndpointsVia?: string;
   main?: Measured;
+  /** the platform phase: platform ticket changes → two platform endpoints */
+  platform?: Measured;
   breakdown?: Breakdown;
   /** the same for the highest step that kept up, when the main run did not */
   breakdownSustained?: Breakdown & { rate: number };
@@ -64,12 +72,6 @@ export interface TargetCheck {
   met: boolean;
 }
 
-const f0 = (v: number) => (Number.isFinite(v) ? v.toFixed(0) : '–');
-const f1 = (v: number) => (Number.isFinite(v) ? v.toFixed(1) : '–');
-const ms = (v: number) => (Number.isFinite(v) ? (v < 10 ? v.toFixed(1) : v.toFixed(0)) : '–');
-const pct = (v: number) => (Number.isFinite(v) ? `${(v * 100).toFixed(0)} %` : '–');
-const row = (cells: Array<string | number>) => `| ${cells.join(' | ')} |`;
-const sep = (n: number, firstLeft = true) => row(Array.from({ length: n }, (_, i) => (i === 0 && firstLeft ? '---' : '---:')));
 
 /** The sustained rate: the highest phase (main or step) that kept up. */
 export function sustained(r: WebhookResults): Measured | undefined {
@@ -96,10 +98,12 @@ export function checkTargets(r: WebhookResults): TargetCheck[] {
     });
   }
   if (r.finalLoss && r.steps?.length) {
-    const missing = Object.entries(r.finalLoss).filter(([k]) => k !== 'main').reduce((s, [, v]) => s + v.expected - v.received, 0);
-    const expected = Object.entries(r.finalLoss).filter(([k]) => k !== 'main').reduce((s, [, v]) => s + v.expected, 0);
+    const stepLoss = Object.entries(r.finalLoss).filter(([k]) => k.startsWith('step '));
+    const missing = stepLoss.reduce((s, [, v]) => s + v.expected - v.received, 0);
+    const expected = stepLoss.reduce((s, [, v]) => s + v.expected, 0);
     out.push({ aim: 'zero loss in the steps (also overloaded ones), counted at the end of the run', measured: `${missing} of ${expected} missing`, met: missing === 0 });
   }
+  out.push(...platformTargets(r));
   const s = sustained(r);
   const peer = r.temporalPeer?.normal;
   if (peer && (r.main || r.steps)) {
@@ -123,30 +127,7 @@ export function checkTargets(r: WebhookResults): TargetCheck[] {
   return out;
 }
 
-function distRow(name: string, d: Dist, extra: Array<string | number> = []): string {
-  return row([name, d.n, ms(d.p50), ms(d.p95), ms(d.p99), ms(d.max), ...extra]);
-}
-
-function phaseRow(p: PhaseResult): string {
-  return row([
-    `${p.rate} × ${p.durationSec} s`,
-    `${f0(p.source.achievedRate)}`,
-    `${p.received} / ${p.expected}`,
-    p.lost,
-    f0(p.deliveredPerSec),
-    f0(p.eventsPerSec),
-    ms(p.latency.p50),
-    ms(p.latency.p95),
-    ms(p.latency.p99),
-    ms(p.latency.max),
-    `${ms(p.p50FirstSeconds)} → ${ms(p.p50LastSeconds)}`,
-    ms(p.tailMs),
-    `${ms(p.source.api.p50)} / ${ms(p.source.api.p99)}`,
-    p.keepsUp ? 'yes' : '**no**',
-  ]);
-}
-
-const CPU_COLUMNS = ['api', 'webhooks worker', 'Temporal server', 'Postgres', 'Redis', 'bench (source + receiver)', 'Temporal peer worker', 'signed-POST peer'];
+const CPU_COLUMNS = ['api', 'webhooks worker', 'platform worker', 'Temporal server', 'Postgres', 'Redis', 'bench (source + receiver)', 'Temporal peer worker', 'signed-POST peer'];
 
 function cpuRow(name: string, c: CpuUse | undefined, perUnit?: { n: number; unit: string }): string {
   if (!c) return row([name, ...Array(CPU_COLUMNS.length + 3).fill('–')]);
@@ -206,6 +187,7 @@ export function toMarkdown(r: WebhookResults): string {
       L.push(`Counted again at the end of the run (late is not lost): ${Object.entries(r.finalLoss).map(([k, v]) => `${k} ${v.received}/${v.expected}`).join(', ')}.`, '');
     }
   }
+  if (r.platform) L.push(...platformSection(r, r.platform, sustained(r)));
   if (r.postPeer || r.temporalPeer) {
     L.push('## Peers (same run, same machine)', '');
     L.push(row(['peer', 'rate', 'p50 ms', 'p95 ms', 'p99 ms', 'failures', 'notes']));
@@ -262,10 +244,11 @@ export function toMarkdown(r: WebhookResults): string {
     }
     L.push('');
   }
-  if (phases.length || r.postPeer || r.temporalPeer) {
+  if (phases.length || r.platform || r.postPeer || r.temporalPeer) {
     L.push('## CPU by component (cores, average over the phase)', '');
     L.push(row(['phase', ...CPU_COLUMNS, 'rest of machine', 'machine', 'CPU per unit (ours)']), sep(CPU_COLUMNS.length + 4));
     for (const p of phases) L.push(cpuRow(`${p.rate} events/s`, p.cpu, { n: p.received, unit: 'delivery' }));
+    if (r.platform) L.push(cpuRow(`platform, ${r.platform.rate} events/s`, r.platform.cpu, { n: r.platform.received, unit: 'delivery' }));
     if (r.postPeer) L.push(cpuRow('signed-POST peer', r.postPeer.cpu, { n: r.postPeer.requests, unit: 'request' }));
     r.temporalPeer?.cpuNormal.forEach((x, i) => L.push(cpuRow(`Temporal peer, normal activity (round ${i + 1})`, x, { n: Math.round(r.temporalPeer!.normal.runs[i].rps * x.seconds), unit: 'workflow' })));
     r.temporalPeer?.cpuLocal.forEach((x, i) => L.push(cpuRow(`Temporal peer, local activity (round ${i + 1})`, x, { n: Math.round(r.temporalPeer!.local.runs[i].rps * x.seconds), unit: 'workflow' })));
@@ -273,3 +256,4 @@ export function toMarkdown(r: WebhookResults): string {
   }
   return L.join('\n');
 }
+

@@ -5,11 +5,16 @@
 // through `POST /v1/players` at a fixed open-loop rate and measures, from the API call to
 // the receiver, every delivery. Next to it, in the same run: a bare signed-POST sender
 // against the same receiver, and the bare workflow-plus-activity rate of the same
-// Temporal server. Writes bench/results/webhooks-latest.{json,md}; tears everything
+// Temporal server. The platform phase does the same with platform ticket changes (create,
+// resolve, close through /platform/v1, run by a `platform` worker) delivered to two
+// platform endpoints on the same receiver (platform-source.ts). Writes
+// bench/results/webhooks-latest.{json,md}; tears everything
 // down, also on error, Ctrl-C and a watchdog. Bounded in requests and time; 127.0.0.1 only.
 //
 // Knobs: BENCH_WEBHOOK_RATE (100 events/s), BENCH_WEBHOOK_SEC (30), BENCH_WEBHOOK_STEPS
-// ("150,200,300,400"), BENCH_WEBHOOK_STEP_SEC (10), BENCH_PROFILE=quick (short smoke run).
+// ("150,200,300,400"), BENCH_WEBHOOK_STEP_SEC (10), BENCH_WEBHOOK_PLATFORM_RATE (100
+// events/s), BENCH_WEBHOOK_PLATFORM_SEC (as BENCH_WEBHOOK_SEC), BENCH_WEBHOOK_PHASES,
+// BENCH_PROFILE=quick (short smoke run); docs/benchmarks.md.
 import type { Client } from '@temporalio/client';
 import { mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -24,10 +29,11 @@ import { connectClient } from '../peers/noop-workflow';
 import { Rng, seedTenant } from '../seed';
 import { breakdown } from './breakdown';
 import { cpuBetween, snapshot, waitForQuiet, type CpuUse, type Groups } from '../lib/cpu';
-import { runPhase, type PhaseResult } from './phase';
-import type { Call } from './source';
+import { countReceived, runPhase, type PhaseResult } from './phase';
+import type { Call, EventSource } from './source';
+import { runPlatformSource } from './platform-source';
 import { startReceiver } from './receiver';
-import { accessToken, endpointSecret, registerEndpoints, runPostPeer } from './setup';
+import { accessToken, endpointSecret, platformTenantWithEndpoints, registerEndpoints, runPostPeer } from './setup';
 import { checkTargets, toMarkdown, type WebhookResults } from './report';
 import { assertPortsFree, prepareDatabase, startApps, startTemporal, waitForApps, waitForTemporal, WH_PORTS, whUrls, workerCount } from './stack';
 import { peerOnce, runTemporalPeer } from './temporal-peer';
@@ -46,6 +52,9 @@ const CONFIG = {
   profile: quick ? 'quick' : 'full',
   rate: int(process.env.BENCH_WEBHOOK_RATE, 100),
   durationSec: int(process.env.BENCH_WEBHOOK_SEC, quick ? 10 : 30),
+  /** the platform phase: events a second from platform ticket changes, and for how long */
+  platformRate: int(process.env.BENCH_WEBHOOK_PLATFORM_RATE, 100),
+  platformSec: int(process.env.BENCH_WEBHOOK_PLATFORM_SEC, int(process.env.BENCH_WEBHOOK_SEC, quick ? 10 : 30)),
   drainSec: 30,
   steps: (process.env.BENCH_WEBHOOK_STEPS ?? (quick ? '200' : '150,200,300,400')).split(',').map(Number).filter((x) => x > 0),
   /** when the main rate does not keep up, the steps go down instead */
@@ -62,7 +71,7 @@ const CONFIG = {
   /** set: extra arguments the Temporal dev server ran with (what-if) */
   whatIfTemporalArgs: process.env.BENCH_WEBHOOK_TEMPORAL_ARGS || null,
   /** BENCH_WEBHOOK_PHASES: which phases to run (experiments); default all */
-  phases: (process.env.BENCH_WEBHOOK_PHASES ?? 'temporal,main,post,steps').split(',').map((x) => x.trim()),
+  phases: (process.env.BENCH_WEBHOOK_PHASES ?? 'temporal,main,platform,post,steps').split(',').map((x) => x.trim()),
 };
 const runs = (phase: string) => CONFIG.phases.includes(phase);
 
@@ -93,14 +102,15 @@ async function main(): Promise<number> {
   const tenant = await seedTenant(pool, { seed: 2001, name: 'webhooks', players: 0, agents: 0, nowMs: Date.now() });
   const key = await createBenchKey(u.benchDb, tenant.organizationId, 'bench webhooks');
   await waitForTemporal(temporal.child);
-  log('Temporal ready; starting API, webhooks worker (dispatcher), Temporal peer worker; receiver on 127.0.0.1');
-  const apps = startApps(u, logDir);
+  log(`Temporal ready; starting API, webhooks worker (dispatcher), Temporal peer worker${runs('platform') ? ', platform worker' : ''}; receiver on 127.0.0.1`);
+  const apps = startApps(u, logDir, { platform: runs('platform') });
   const receiver = await startReceiver(WH_PORTS.receiver, CONFIG.receiverDelayMs);
   const api = `http://127.0.0.1:${WH_PORTS.api}`;
   let postPeerChild: Child | undefined;
   const groups: Groups = {
     api: (p) => p.pgrp === apps.api.proc.pid,
     'webhooks worker': (p) => apps.workers.some((w) => p.pgrp === w.proc.pid),
+    'platform worker': (p) => p.pgrp === apps.platformWorker?.proc.pid,
     'Temporal server': (p) => p.pgrp === temporal.child.proc.pid,
     Postgres: (p) => p.comm === 'postgres',
     Redis: (p) => p.comm.startsWith('redis-server'),
@@ -128,6 +138,11 @@ async function main(): Promise<number> {
     await registerEndpoints(api, token, tenant.workspaceId, receiver);
     results.endpointsVia = 'POST /v1/webhooks';
     log(`two endpoints subscribed to player.created (via ${results.endpointsVia}): ${receiver.url}/a and /b`);
+    const platform = runs('platform') ? await platformTenantWithEndpoints(u.benchDb, receiver) : undefined;
+    if (platform) {
+      results.platformEndpointsVia = "registerEndpoint (domain/webhooks/register-endpoint.ts) with api 'platform'";
+      log(`platform tenant ${platform.organizationId}; two platform endpoints subscribed to its ticket events: ${receiver.url}/pa and /pb`);
+    }
 
     const phaseCalls = new Map<string, Call[]>();
     const base = { api, token, workspaceId: tenant.workspaceId, endpoints: CONFIG.endpoints, drainSec: CONFIG.drainSec, pool };
@@ -197,6 +212,20 @@ async function main(): Promise<number> {
         results.breakdown = await breakdown(pool, client, prefix, value.calls, receiver, CONFIG.historySample);
       });
 
+      if (platform) await step(`platform run: ${CONFIG.platformRate} events/s for ${CONFIG.platformSec} s`, async () => {
+        const source: EventSource = (o) => runPlatformSource({ ...o, channelId: platform.channelIds.api });
+        const pbase = { ...base, token: platform.adminToken, workspaceId: platform.workspaceId, source };
+        // its own warm-up, unrecorded: the platform routes, the platform worker's first workflows and updates
+        const w = await runPhase({ ...pbase, name: 'platform warm-up', prefix: `pwarm-${runId}`, rate: 20, durationSec: quick ? 2 : 4 }, receiver);
+        log(`platform warm-up: ${w.result.received}/${w.result.expected} delivered, p50 ${w.result.latency.p50.toFixed(0)} ms`);
+        if (w.result.received === 0) throw new Error('no platform delivery reached the receiver during its warm-up');
+        const prefix = `platform-${runId}`;
+        const { value, cpu, temporal: tm } = await measureCpu(() => runPhase({ ...pbase, name: 'platform', prefix, rate: CONFIG.platformRate, durationSec: CONFIG.platformSec }, receiver));
+        log(`platform ${phaseLine(value.result)}; from the change (event time) p50 ${value.result.sinceChange.p50.toFixed(0)} p99 ${value.result.sinceChange.p99.toFixed(0)} ms`);
+        results.platform = { ...value.result, cpu, temporal: tm };
+        phaseCalls.set('platform', value.calls);
+      });
+
       if (runs('post')) await step('signed-POST peer', async () => {
         const secret = await endpointSecret(receiver);
         const { value, cpu } = await measureCpu(() => runPostPeer(receiver, secret, CONFIG.postPeer, logDir, (c) => (postPeerChild = c)));
@@ -245,11 +274,7 @@ async function main(): Promise<number> {
       }
       results.receiver = { ...receiver.counters };
       results.finalLoss = {};
-      for (const [name, calls] of phaseCalls) {
-        const ok = calls.filter((x) => x.status === 200);
-        const got = ok.reduce((n, x) => n + (receiver.byPlayer.get(x.playerId)?.length ?? 0), 0);
-        results.finalLoss[name] = { expected: ok.length * CONFIG.endpoints, received: got };
-      }
+      for (const [name, calls] of phaseCalls) results.finalLoss[name] = countReceived(calls, receiver, CONFIG.endpoints);
     }
   } finally {
     await t?.close().catch(() => undefined);

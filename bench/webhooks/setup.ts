@@ -1,8 +1,13 @@
 // What bench:webhooks does around the measured phases: an access token, the two endpoints
-// registered through the API, and the signed-POST peer in its own process.
+// registered through the API, the platform phase's tenant and two platform endpoints, and
+// the signed-POST peer in its own process.
 import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connectDb } from '../../db/db';
+import { createPlatformTenant, type PlatformTenant } from '../../domain/platform/create-tenant';
+import { registerEndpoint } from '../../domain/webhooks/register-endpoint';
+import { masterKey } from '../../lib/crypto/master-key';
 import { newEndpointSecret } from '../../lib/webhooks/signing';
 import { startChild, type Child } from '../lib/procs';
 import { ROOT, TSX } from '../lib/stack';
@@ -42,6 +47,35 @@ export async function registerEndpoints(api: string, token: string, workspaceId:
     const body = await json(res);
     if (res.status !== 201) throw new Error(`POST /v1/webhooks: ${res.status} ${JSON.stringify(body)}`);
     r.setSecret(path, body.secret);
+  }
+}
+
+/** The platform ticket events the platform endpoints take: every one the phase's changes record. */
+export const PLATFORM_PHASE_EVENTS = ['ticket.created', 'ticket.updated', 'ticket.resolved', 'ticket.closed'];
+
+/**
+ * The platform phase's tenant (domain/platform/create-tenant.ts, as `npm run admin --
+ * create-tenant` makes one; its admin's service_test_ token drives the changes) and two
+ * platform endpoints on the receiver (`/pa`, `/pb`), registered with the webhook domain's
+ * command with api 'platform' (the endpoints' HTTP routes, /platform/v1/webhooks, are
+ * another part of issue 39). The secret is sealed with the same master key the worker
+ * opens it with (WEBHOOK_SECRET_KEY of .data/env, which the children inherit).
+ */
+export async function platformTenantWithEndpoints(databaseUrl: string, r: Receiver): Promise<PlatformTenant> {
+  const db = await connectDb(databaseUrl, 2);
+  try {
+    const tenant = await createPlatformTenant(db, { name: 'Bench webhooks platform' });
+    for (const path of ['/pa', '/pb']) {
+      const { secret } = await registerEndpoint(
+        db,
+        { secretKey: masterKey({ webhookSecretKey: process.env.WEBHOOK_SECRET_KEY }), urlPolicy: { allowLoopback: true } },
+        { api: 'platform', workspaceId: tenant.workspaceId, url: `${r.url}${path}`, events: PLATFORM_PHASE_EVENTS, description: `bench receiver ${path}`, active: true, maxPerWorkspace: 20 },
+      );
+      r.setSecret(path, secret);
+    }
+    return tenant;
+  } finally {
+    await db.close();
   }
 }
 

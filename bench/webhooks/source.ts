@@ -1,14 +1,20 @@
-// The event source: `POST /v1/players` with a new playerId at a fixed, open-loop rate
+// The /v1 event source: `POST /v1/players` with a new playerId at a fixed, open-loop rate
 // (call i is due at start + i / rate, whatever the earlier calls are doing, so a slow
 // system meets the load it would meet in production instead of slowing the generator
 // down). Each new player commits a `player.created` event into the outbox in the
-// API's own transaction. Bounded: `count` calls, each abandoned after 30 s.
+// API's own transaction. Bounded: `count` calls, each abandoned after 30 s. The platform
+// phase's source (platform-source.ts) shares the request and the summary below.
 import http from 'node:http';
 import { percentile } from '../lib/load';
 import { sleep } from '../lib/procs';
 
 export interface Call {
-  playerId: string;
+  /** what the call made: the /v1 playerId, or the platform ticket id with its step */
+  id: string;
+  /** the receiver keys (receiver.ts, keyOf) of the events the call made, known once it is answered: one delivery per endpoint each */
+  keys: string[];
+  /** answered with the success status of its kind */
+  ok?: boolean;
   /** performance.now() when the call was due and when it was sent */
   due: number;
   start: number;
@@ -23,9 +29,14 @@ export interface SourceOptions {
   workspaceId: string;
   /** playerIds are `${prefix}-${i}`: unique per run and per phase */
   prefix: string;
+  /** events a second */
   rate: number;
+  /** events in all */
   count: number;
 }
+
+/** A phase's event source: /v1 players (runSource) or platform ticket changes (platform-source.ts). */
+export type EventSource = (o: SourceOptions) => Promise<SourceResult>;
 
 export interface SourceResult {
   calls: Call[];
@@ -41,19 +52,36 @@ export interface SourceResult {
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256, keepAliveMsecs: 10_000 });
 
-function post(url: URL, token: string, body: string): Promise<{ status?: number; error?: string }> {
+/** One JSON request on the keep-alive agent; `json` = read the answer's body (else it is drained unread). */
+export function request(
+  method: string,
+  url: URL,
+  token: string,
+  body: string,
+  json = false,
+): Promise<{ status?: number; error?: string; body?: any }> {
   return new Promise((resolve) => {
     const req = http.request(
       url,
       {
-        method: 'POST',
+        method,
         agent,
         headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), authorization: `Bearer ${token}` },
         timeout: 30_000,
       },
       (res) => {
-        res.resume();
-        res.on('end', () => resolve({ status: res.statusCode }));
+        const chunks: Buffer[] = [];
+        if (json) res.on('data', (c: Buffer) => chunks.push(c));
+        else res.resume();
+        res.on('end', () => {
+          let parsed: any;
+          try {
+            parsed = json ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined;
+          } catch {
+            parsed = undefined;
+          }
+          resolve({ status: res.statusCode, body: parsed });
+        });
         res.on('error', (err) => resolve({ status: res.statusCode, error: err.message }));
       },
     );
@@ -73,13 +101,15 @@ export async function runSource(o: SourceOptions): Promise<SourceResult> {
   while (i < o.count) {
     const now = performance.now();
     while (i < o.count && t0 + i * interval <= now) {
-      const call: Call = { playerId: `${o.prefix}-${i}`, due: t0 + i * interval, start: performance.now() };
+      const playerId = `${o.prefix}-${i}`;
+      const call: Call = { id: playerId, keys: [playerId], due: t0 + i * interval, start: performance.now() };
       calls.push(call);
-      const body = JSON.stringify({ workspaceId: o.workspaceId, playerId: call.playerId, displayName: `Bench player ${i}` });
+      const body = JSON.stringify({ workspaceId: o.workspaceId, playerId, displayName: `Bench player ${i}` });
       pending.push(
-        post(url, o.token, body).then((r) => {
+        request('POST', url, o.token, body).then((r) => {
           call.end = performance.now();
           call.status = r.status;
+          call.ok = r.status === 200;
           call.error = r.error;
         }),
       );
@@ -88,12 +118,17 @@ export async function runSource(o: SourceOptions): Promise<SourceResult> {
     if (i < o.count) await sleep(Math.max(0, t0 + i * interval - performance.now()));
   }
   await Promise.all(pending);
+  return summarize(calls);
+}
+
+/** The calls' own figures: rate, answers, API latency, the generator's lateness. */
+export function summarize(calls: Call[]): SourceResult {
   const statusCodes: Record<string, number> = {};
   for (const c of calls) {
     const k = c.status ? String(c.status) : `error: ${c.error ?? '?'}`;
     statusCodes[k] = (statusCodes[k] ?? 0) + 1;
   }
-  const ok = calls.filter((c) => c.status === 200).length;
+  const ok = calls.filter((c) => c.ok).length;
   const lat = calls.filter((c) => c.end !== undefined).map((c) => c.end! - c.start).sort((a, b) => a - b);
   const late = calls.map((c) => c.start - c.due).sort((a, b) => a - b);
   const span = calls.length > 1 ? (calls[calls.length - 1].start - calls[0].start) / 1000 : NaN;

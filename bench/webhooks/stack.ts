@@ -2,8 +2,9 @@
 // of) `npm run bench`'s: its own ports, its own Temporal dev server (SQLite in a temp
 // dir, the same pragmas as `npm start`), its own database `support_bench_webhooks`
 // (recreated, migrated), Redis logical database 3, and as real child processes the API,
-// one `webhooks` worker (which runs the outbox dispatcher) and the Temporal peer's
-// worker. Only 127.0.0.1.
+// one `webhooks` worker (which runs the outbox dispatcher), the Temporal peer's worker
+// and, when the platform phase runs, one `platform` worker (the platform ticket
+// workflows, whose steps record the platform events). Only 127.0.0.1.
 import { appEnv, assertPortsFree as portsFree, prepareDatabase as recreateDatabase, ROOT, stackUrls, startTemporal as startStackTemporal, TSX, waitForTemporal as waitForStackTemporal, type StackSpec, type Urls } from '../lib/stack';
 import { httpOk, startChild, waitFor, type Child } from '../lib/procs';
 
@@ -26,6 +27,8 @@ export interface WhApps {
   /** one `webhooks` worker process, or BENCH_WEBHOOK_WORKERS of them (each with its dispatcher) */
   workers: Child[];
   peerWorker: Child;
+  /** `workers/main.ts platform`, for the platform phase's ticket changes (absent when it does not run) */
+  platformWorker?: Child;
 }
 
 /** The environment of the API and the worker: the bench's database, Redis db, Temporal; loopback receivers allowed. */
@@ -38,7 +41,7 @@ export function workerCount(): number {
   return Math.max(1, Math.floor(Number(process.env.BENCH_WEBHOOK_WORKERS) || 1));
 }
 
-export function startApps(u: Urls, logDir: string): WhApps {
+export function startApps(u: Urls, logDir: string, opts0: { platform?: boolean } = {}): WhApps {
   const env = whEnv(u);
   const opts = { cwd: ROOT, env, logDir };
   return {
@@ -57,6 +60,7 @@ export function startApps(u: Urls, logDir: string): WhApps {
         : startChild(name, TSX, script, workerOpts);
     }),
     peerWorker: startChild('wh-peer-temporal-worker', TSX, ['bench/webhooks/temporal-peer.ts', 'worker'], opts),
+    platformWorker: opts0.platform ? startChild('wh-worker-platform', TSX, ['workers/main.ts', 'platform'], { ...opts, env: { ...env, LOG_LEVEL: 'info' } }) : undefined,
   };
 }
 
@@ -67,5 +71,6 @@ export async function waitForApps(a: WhApps): Promise<void> {
     waitFor('API /v1/health', () => httpOk(`http://127.0.0.1:${WH_PORTS.api}/v1/health`), 90_000, a.api),
     ...a.workers.map((w) => waitFor(w.name, logged(w, 'worker started'), 120_000, w)),
     waitFor('Temporal peer worker', logged(a.peerWorker, 'peer worker started'), 120_000, a.peerWorker),
+    ...(a.platformWorker ? [waitFor('platform worker', logged(a.platformWorker, 'worker started'), 120_000, a.platformWorker)] : []),
   ]);
 }

@@ -1,9 +1,13 @@
 // `npm run test:faults` (also part of `npm test`): the fault run of docs/reliability.md. Under a create load
-// of 12 careful clients (test/support/fault-load.ts), the ticketing worker, the webhooks
-// worker, the Temporal server, PostgreSQL and Redis are killed in turn and restarted ~10 s
-// later. All of them are the test's own (test/support/fault-services.ts), never the shared
-// ones; the webhooks worker delivers every `ticket.created` to a verifying receiver on
-// loopback, registered through POST /v1/webhooks.
+// of 12 careful clients (test/support/fault-load.ts) and 4 careful platform clients that take
+// platform tickets through create, resolve and close (test/support/platform-fault-load.ts),
+// the ticketing worker, the webhooks worker, the platform worker, the Temporal server,
+// PostgreSQL and Redis are killed in turn and restarted ~10 s later. All of them are the
+// test's own (test/support/fault-services.ts), never the shared ones; the webhooks worker
+// (the one dispatcher of both APIs) delivers every `ticket.created` of /v1 to a verifying
+// receiver on loopback, registered through POST /v1/webhooks, and every platform ticket
+// event to a second one, a platform endpoint (registered with the webhook domain's command:
+// /platform/v1/webhooks comes with another part of issue 39).
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,6 +26,12 @@ import { TICKETING_QUEUE } from '../../workflows/ticket/contract';
 import { startReceiver } from '../support/webhook-receiver';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { oneFaultRunAtATime } from '../support/fault-run-lock';
+import { createPlatformTenant, type PlatformTenant } from '../../domain/platform/create-tenant';
+import { WEBHOOK_APIS } from '../../domain/webhooks/apis';
+import { PLATFORM_QUEUE } from '../../workflows/platform-ticket/contract';
+import { createPlatformLoad } from '../support/platform-fault-load';
+import { countPlatformDeliveries, readPlatformDeliveryLog } from '../support/platform-fault-deliveries';
+import { registerPlatformEndpoint } from '../support/register-platform-endpoint';
 
 /**
  * The load: 12 careful clients. Each pauses 2 s between two creates, about 5-6
@@ -31,6 +41,11 @@ import { oneFaultRunAtATime } from '../support/fault-run-lock';
  */
 const CLIENTS = 12;
 const PAUSE_MS = 2000;
+/** platform clients, each a create, a resolve and a close per ticket, 2 s apart: about 2 changes a second */
+const PLATFORM_CLIENTS = 4;
+const MAX_PLATFORM_TICKETS = 300;
+/** the platform events the run's platform endpoint takes: every one a ticket change records */
+const PLATFORM_EVENTS = ['ticket.created', 'ticket.updated', 'ticket.resolved', 'ticket.closed'];
 const DOWN_MS = 10_000;
 const ANSWER_BOUND_MS = 10_000;
 const MAX_CREATES = 1500; // bound in requests, beside the time bound of the phases
@@ -44,7 +59,11 @@ let redis: Restartable;
 let temporal: Restartable;
 let worker: Restartable;
 let webhooksWorker: Restartable;
+let platformWorker: Restartable;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let platformReceiver: Awaited<ReturnType<typeof startReceiver>>;
+let tenant: PlatformTenant;
+let platformEndpoint: { id: string; secret: string };
 let api: TestApi;
 let t: TenantWithPlayer;
 let endpoint: { id: string; secret: string };
@@ -67,7 +86,7 @@ beforeAll(async () => {
     REDIS_URL: `redis://127.0.0.1:${redis.port}/0`,
     TEMPORAL_ADDRESS: `127.0.0.1:${temporal.port}`,
     TEMPORAL_SEARCH_ATTRIBUTES: 'off',
-    RATE_LIMITS: 'starter=100000,growth=100000,scale=100000,enterprise=100000',
+    RATE_LIMITS: 'starter=100000,growth=100000,scale=100000,enterprise=100000,platform-read=100000,platform-write=100000,platform-anonymous-ip=100000',
     IDEMPOTENCY_LEASE_SECONDS: '15',
     // the receiver listens on 127.0.0.1 (test only; never in production)
     WEBHOOK_ALLOW_LOOPBACK: '1',
@@ -75,17 +94,23 @@ beforeAll(async () => {
   process.env.IDEMPOTENCY_LEASE_SECONDS = '15';
   worker = workerProcess('ticketing', { ...env, LOG_LEVEL: 'info' });
   webhooksWorker = workerProcess('webhooks', { ...env, LOG_LEVEL: 'info' });
+  platformWorker = workerProcess(PLATFORM_QUEUE, { ...env, LOG_LEVEL: 'info' });
   // a receiver that takes 0.2-0.6 s to answer, so that a kill finds deliveries in flight
   receiver = await startReceiver({ secret: () => endpoint.secret, answerAfterMs: () => 200 + Math.random() * 400 });
+  // the platform endpoint's: it verifies the signatures its API sends (domain/webhooks/apis.ts)
+  platformReceiver = await startReceiver({ secret: () => platformEndpoint.secret, answerAfterMs: () => 200 + Math.random() * 400, schemes: WEBHOOK_APIS.platform.signatures });
   // hundreds of 503s (and failed key lookups) are logged during the outages; a 500 fails the test anyway
-  [api] = await Promise.all([startApi(env, { logger: createLogger({ level: 'fatal' }) }), worker.start(), webhooksWorker.start()]);
+  [api] = await Promise.all([startApi(env, { logger: createLogger({ level: 'fatal' }) }), worker.start(), webhooksWorker.start(), platformWorker.start()]);
   t = await tenantWithPlayer(api);
   endpoint = await createWebhook(api, t.token, { workspaceId: t.workspace.id, url: receiver.url, events: ['ticket.created'] });
+  tenant = await createPlatformTenant(api.deps.db, { name: `Faults ${process.pid}` });
+  platformEndpoint = await registerPlatformEndpoint(api.deps.db, api.deps.config, { workspaceId: tenant.workspaceId, url: platformReceiver.url, events: PLATFORM_EVENTS });
 }, 120_000);
 
 afterAll(async () => {
-  await stopFaultServices({ api, processes: [worker, webhooksWorker, temporal, redis], pg });
+  await stopFaultServices({ api, processes: [worker, webhooksWorker, platformWorker, temporal, redis], pg });
   await receiver?.stop();
+  await platformReceiver?.stop();
 });
 
 test('kill each dependency in turn under a create load: nothing lost or doubled, one signed delivery per ticket', async () => {
@@ -98,10 +123,27 @@ test('kill each dependency in turn under a create load: nothing lost or doubled,
     pauseMs: PAUSE_MS,
     maxCreates: MAX_CREATES,
   });
-  const running = load.run(CLIENTS);
+  const platformLoad = createPlatformLoad({ baseUrl: api.baseUrl, tenant, answerBoundMs: ANSWER_BOUND_MS, pauseMs: PAUSE_MS, maxTickets: MAX_PLATFORM_TICKETS });
+  // a client that meets an answer it must not get fails the run; the others stop with it
+  const running = Promise.all([load.run(CLIENTS), platformLoad.run(PLATFORM_CLIENTS)]).catch((err) => {
+    load.stop();
+    platformLoad.stop();
+    throw err;
+  });
+  const workers = [worker, webhooksWorker, platformWorker];
   const faults: Array<[string, () => void | Promise<void>, () => Promise<void>]> = [
     ['ticketing worker (SIGKILL)', () => worker.kill9(), () => worker.start()],
-    ['webhooks worker (SIGKILL)', () => webhooksWorker.kill9(), () => webhooksWorker.start()],
+    // the two workers of the platform events' way, at once: one phase fewer (the run stays
+    // short), and the events recorded before the kill wait for the dispatcher while the
+    // platform changes are 503s
+    [
+      'webhooks and platform workers (SIGKILL)',
+      () => {
+        webhooksWorker.kill9();
+        platformWorker.kill9();
+      },
+      () => Promise.all([webhooksWorker.start(), platformWorker.start()]).then(() => undefined),
+    ],
     ['Temporal dev server (SIGKILL)', () => temporal.kill9(), () => temporal.start()],
     ['PostgreSQL (pg_ctl stop -m immediate)', () => pg.stopImmediate(), () => pg.start()],
     ['Redis (SIGKILL)', () => redis.kill9(), () => redis.start()],
@@ -118,8 +160,8 @@ test('kill each dependency in turn under a create load: nothing lost or doubled,
     const restartedAt = Date.now();
     // a worker may have given up while Temporal or PostgreSQL was down: a supervisor
     // (npm start) restarts it, so does this test
-    for (const w of [worker, webhooksWorker].filter((w) => !w.running)) extraRestarts.push(`${w.name} after ${name}`);
-    await Promise.all([worker, webhooksWorker].filter((w) => !w.running).map((w) => w.start()));
+    for (const w of workers.filter((w) => !w.running)) extraRestarts.push(`${w.name} after ${name}`);
+    await Promise.all(workers.filter((w) => !w.running).map((w) => w.start()));
     const probe = await load.probe(restartedAt);
     const deliveredBy = Date.now() + DELIVERY_PROBE_MS;
     while (!deliveredTicket(receiver.accepted, probe.id) && Date.now() < deliveredBy) await sleep(100);
@@ -133,8 +175,10 @@ test('kill each dependency in turn under a create load: nothing lost or doubled,
     await sleep(Math.max(0, restartedAt + 2000 - Date.now()));
   }
   load.stop();
+  platformLoad.stop();
   await running;
-  await Promise.all([worker, webhooksWorker].filter((w) => !w.running).map((w) => w.start()));
+  const loadEndedAt = Date.now();
+  await Promise.all(workers.filter((w) => !w.running).map((w) => w.start()));
   // the time to recover after each restart: until a new create is answered 201, and until
   // that ticket's ticket.created delivery has reached the receiver
   console.table(table);
@@ -175,16 +219,21 @@ test('kill each dependency in turn under a create load: nothing lost or doubled,
     const untriaged = (await db.query(`SELECT count(*)::int AS n FROM tickets WHERE workspace_id = $1 AND NOT ai_triaged`, [t.workspace.id])).rows[0].n;
     const undelivered = countDeliveries(receiver.accepted, all).missing.length;
     const undispatched = (await db.query(`SELECT count(*)::int AS n FROM events WHERE dispatched_at IS NULL`)).rows[0].n;
-    if (pending === 0 && untriaged === 0 && undelivered === 0 && undispatched === 0) break;
+    const platformPending = await countPendingWorkflowStarts(db, PLATFORM_QUEUE);
+    const log = await readPlatformDeliveryLog(db, tenant.workspaceId, { id: platformEndpoint.id, events: PLATFORM_EVENTS });
+    const platformUndelivered = countPlatformDeliveries(platformReceiver.accepted, log.events, log.deliveries, platformLoad.ops).missing.length;
+    if (pending === 0 && untriaged === 0 && undelivered === 0 && undispatched === 0 && platformPending === 0 && platformUndelivered === 0) break;
     if (Date.now() > deadline) {
       const stuck = (await db.query(`SELECT id, batch_id, claimed_at, now() AS now FROM events WHERE dispatched_at IS NULL`)).rows;
       assert.fail(
-        `${pending} workflows not started, ${untriaged} tickets untriaged, ${undelivered} tickets without a delivery, ${undispatched} events not dispatched ${JSON.stringify(stuck)}\n` +
-          `[worker:ticketing]\n${worker.output()}\n[worker:webhooks]\n${webhooksWorker.output()}`,
+        `${pending} workflows not started, ${untriaged} tickets untriaged, ${undelivered} tickets without a delivery, ${undispatched} events not dispatched ${JSON.stringify(stuck)}, ` +
+          `${platformPending} platform workflows not started, ${platformUndelivered} platform events without a received delivery\n` +
+          `[worker:ticketing]\n${worker.output()}\n[worker:webhooks]\n${webhooksWorker.output()}\n[worker:platform]\n${platformWorker.output()}`,
       );
     }
     await sleep(500);
   }
+  console.log(`drained ${Math.round((Date.now() - loadEndedAt) / 1000)} s after the load's last answer`);
 
   // one signed ticket.created delivery per ticket: one delivery id each, every request of
   // it verified with the endpoint's secret (the receiver answered 401 to anything else)
@@ -210,6 +259,40 @@ test('kill each dependency in turn under a create load: nothing lost or doubled,
     `${creates.length} creates by ${CLIENTS} clients, ${failures.length} failed attempts (${failures.filter((f) => f.status === 503).length} × 503); ` +
       `${all.length} tickets, ${all.length} deliveries received (one each); ${count.repeats} repeated requests of ${count.repeated.size} deliveries ` +
       `(the same id and bytes again), by the fault before them: ${JSON.stringify(repeatsByFault(count.repeated, killedAt))}`,
+  );
+
+  // the platform API's side: every change a client was told happened is there, and every
+  // platform event (ticket.created, ticket.updated, ticket.resolved, ticket.closed) reached
+  // the platform endpoint at least once under one delivery id, on its first attempt: no
+  // fault of ours counted as a failed attempt, so none moved an endpoint towards its pause
+  const platformOps = platformLoad.ops;
+  assert.ok(platformOps.length > 0 && platformOps.every((op) => op.answer), 'every platform operation answered');
+  for (const f of failuresOf(platformOps)) {
+    assert.ok(f.status === 503 || f.status === 409 || f.status === 'network', `a platform failure answered ${f.status}`);
+    if (f.status === 503) assert.ok(f.envelope && f.retryAfter, 'a platform 503 without the envelope or Retry-After');
+    assert.notEqual(f.status, 'timeout', 'a platform request not answered within 10 s');
+  }
+  const platformTickets = (await db.query(`SELECT id, status FROM platform_tickets WHERE workspace_id = $1`, [tenant.workspaceId])).rows;
+  const created = platformOps.filter((op) => op.step === 'create');
+  assert.deepEqual(platformTickets.map((r) => r.id).sort(), created.map((op) => op.ticketId).sort(), 'one platform ticket per acknowledged create');
+  for (const r of platformTickets) assert.equal(r.status, 'closed', `${r.id} is ${r.status}`);
+  const plog = await readPlatformDeliveryLog(db, tenant.workspaceId, { id: platformEndpoint.id, events: PLATFORM_EVENTS });
+  const pcount = countPlatformDeliveries(platformReceiver.accepted, plog.events, plog.deliveries, platformOps);
+  assert.deepEqual(platformReceiver.rejected.map((d) => d.id), [], 'platform requests that failed verification');
+  assert.deepEqual(pcount.missing, [], 'platform events without a received delivery');
+  assert.deepEqual(pcount.doubled, [], 'platform events with two deliveries');
+  assert.deepEqual(pcount.unknown, [], 'received ids that are no delivery of a platform event');
+  assert.deepEqual(pcount.inconsistent, []);
+  assert.deepEqual(pcount.unacknowledged, [], 'acknowledged platform changes whose event was not received once');
+  assert.deepEqual(pcount.burned, [], 'platform deliveries that took more than their first attempt');
+  const paused = (await db.query(`SELECT id, active, paused_reason FROM webhook_endpoints WHERE id = $1`, [platformEndpoint.id])).rows[0];
+  assert.deepEqual([paused.active, paused.paused_reason], [true, null], 'the platform endpoint stayed active');
+  const byType: Record<string, number> = {};
+  for (const e of plog.events) byType[e.type] = (byType[e.type] ?? 0) + 1;
+  console.log(
+    `platform: ${created.length} tickets created, resolved and closed by ${PLATFORM_CLIENTS} clients, ${failuresOf(platformOps).length} failed attempts ` +
+      `(${failuresOf(platformOps).filter((f) => f.status === 503).length} × 503); ${plog.events.length} events ${JSON.stringify(byType)}, each received under one delivery id; ` +
+      `${pcount.repeats} repeated requests of ${pcount.repeated.size} deliveries, by the fault before them: ${JSON.stringify(repeatsByFault(pcount.repeated, killedAt))}`,
   );
 
   // 0 workflows without a row (and no row without its workflow)

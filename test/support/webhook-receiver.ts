@@ -5,10 +5,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { verifyServiceSignature } from '../../lib/webhooks/signing';
+import { verifyServiceSignature, type SignatureScheme } from '../../lib/webhooks/signing';
 
 export interface Delivered {
-  /** the `webhook-id` header */
+  /** the `webhook-id` header (the envelope's `id` for an API that sends no Standard Webhooks headers) */
   id: string;
   headers: http.IncomingHttpHeaders;
   raw: string;
@@ -35,10 +35,13 @@ export interface ReceiverOptions {
   answer?: (deliveryId: string, n: number) => Answer | Promise<Answer>;
   /** answer only this many ms later: a receiver that takes its time, so a fault finds deliveries in flight */
   answerAfterMs?: () => number;
+  /** the signatures to verify (default both): the endpoint's API's schemes (domain/webhooks/apis.ts) */
+  schemes?: readonly SignatureScheme[];
 }
 
-function verifies(secret: string, raw: string, headers: http.IncomingHttpHeaders): boolean {
-  if (!verifyServiceSignature(secret, raw, headers['x-service-signature'] as string)) return false;
+function verifies(secret: string, raw: string, headers: http.IncomingHttpHeaders, schemes: readonly SignatureScheme[]): boolean {
+  if (schemes.includes('service-signature') && !verifyServiceSignature(secret, raw, headers['x-service-signature'] as string)) return false;
+  if (!schemes.includes('standard-webhooks')) return true;
   try {
     new Webhook(secret).verify(raw, headers as Record<string, string>);
     return true;
@@ -70,12 +73,14 @@ export async function startReceiver(o: ReceiverOptions = {}) {
     req.on('data', (c) => chunks.push(c));
     req.on('end', async () => {
       const raw = Buffer.concat(chunks).toString('utf8');
-      const d: Delivered = { id: String(req.headers['webhook-id']), headers: req.headers, raw, envelope: safeJson(raw), receivedAt: Date.now() };
+      const envelope = safeJson(raw);
+      const id = String(req.headers['webhook-id'] ?? (o.schemes && !o.schemes.includes('standard-webhooks') ? envelope?.id : undefined));
+      const d: Delivered = { id, headers: req.headers, raw, envelope, receivedAt: Date.now() };
       requests.push(d);
       const ofId = byId.get(d.id) ?? [];
       ofId.push(d);
       byId.set(d.id, ofId);
-      if (o.secret) d.verified = verifies(o.secret(), raw, req.headers);
+      if (o.secret) d.verified = verifies(o.secret(), raw, req.headers, o.schemes ?? ['service-signature', 'standard-webhooks']);
       (d.verified === false ? rejected : accepted).push(d);
       if (d.verified === false) return res.writeHead(401).end();
       const answer = o.answer ? await o.answer(d.id, ofId.length) : 200;
