@@ -13,6 +13,7 @@ import {
   platformTicketStateQuery,
   platformTicketWorkflowId,
   restoreTicketUpdate,
+  type PlatformRiskActivities,
   type PlatformTicketActivities,
   type PlatformTicketFacts,
   type PlatformTicketStep,
@@ -43,10 +44,12 @@ const activities: PlatformTicketActivities = {
     return 'purged';
   },
 };
+/** risk signals (workflows/platform-ticket/risk.ts): nothing to flag here */
+const riskActivities: PlatformRiskActivities = { assessPlatformRisk: async ({ ticketId, replyId }) => ({ ticketId, replyId: replyId ?? null, signal: null }) };
 
 beforeAll(async () => {
   env = await timeSkippingEnv();
-  worker = await Worker.create({ connection: env.nativeConnection, taskQueue: TASK_QUEUE, workflowsPath: require.resolve('../../workflows/queues/platform'), activities });
+  worker = await Worker.create({ connection: env.nativeConnection, taskQueue: TASK_QUEUE, workflowsPath: require.resolve('../../workflows/queues/platform'), activities: { ...activities, ...riskActivities } });
   running = worker.run();
 }, 120_000);
 

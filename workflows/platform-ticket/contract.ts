@@ -98,3 +98,14 @@ export function platformTicketWorkflowStart(input: PlatformTicketInput): Workflo
     args: [input],
   };
 }
+
+/**
+ * Risk signals (docs/platform.md, "Risk signals"; workflows/platform-ticket/risk.ts): assesses
+ * the created ticket's text, or a published reply's, read from the row, and records
+ * risk_signal.triggered once per ticket and per reply. Answers ids and the signal only.
+ */
+export interface PlatformRiskActivities {
+  assessPlatformRisk(input: AssessPlatformRiskInput): Promise<AssessPlatformRiskResult>;
+}
+export type { AssessPlatformRiskInput, AssessPlatformRiskResult } from '../../domain/platform/risk-signal';
+import type { AssessPlatformRiskInput, AssessPlatformRiskResult } from '../../domain/platform/risk-signal';
