@@ -17,9 +17,9 @@ export const RISK_CUE_WORDS: Record<RiskSignal, readonly string[]> = {
   ],
   abuse: [
     'idiot', 'idiots', 'moron', 'morons', 'die', 'dead', 'kill', 'hurt', 'hell', 'scum', 'trash', 'filth', 'pathetic', 'worthless',
-    'slur', 'bomb', 'shoot', 'knife', 'regret', 'suffer', 'stupid', 'loser', 'losers', 'vermin', 'address',
+    'slur', 'bomb', 'shoot', 'knife', 'regret', 'suffer', 'stupid', 'loser', 'losers', 'vermin',
     'attack', 'hunt', 'pigs', 'subhuman', 'curse', 'disgusting', 'retarded', 'clowns', 'filthy', 'hate', 'watch', 'threaten',
-    'violence', 'punch', 'smash', 'family', 'kids', 'children',
+    'violence', 'punch', 'smash',
   ],
   legal_threat: [
     'lawyer', 'attorney', 'solicitor', 'counsel', 'sue', 'suing', 'lawsuit', 'litigation', 'court', 'legal', 'chargeback',
