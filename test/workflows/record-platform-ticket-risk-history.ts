@@ -7,6 +7,13 @@
 // record-platform-ticket-history.ts so that re-recording this one leaves the older histories
 // (recorded before the patch, still replayed) as they are:
 //   npx tsx test/workflows/record-platform-ticket-risk-history.ts
+//
+// Beside it, histories/platform-ticket-risk-upgrade.json is the deploy of the patch in the
+// middle of a run: started and patched (pending) by a worker of the code before it (the
+// workflow of commit 08e9d1e, bundled from a temporary copy), then replayed by a worker of
+// this code, which took a reply (assessed: the patch marker mid-history) and the close; the
+// ticket itself was not assessed. It was recorded once that way and is not re-recorded by
+// this script (it would need the old code); replay.test.ts replays it.
 import { Worker } from '@temporalio/worker';
 import {
   patchTicketUpdate,
