@@ -48,7 +48,7 @@ export const readsAsRisk = (title: string, body: string): boolean => RISKY_WORDI
  * 4th (about 40 per category, as many as each risk label has), unless they read as a risk.
  * The others are the unseen benign tickets the tests and risk-evaluate.ts check.
  */
-export const isOrdinaryTrainingIndex = (index: number): boolean => index % 5 === 0 || index % 5 === 3;
+export const isOrdinaryTrainingIndex = (index: number): boolean => index % 5 === 0 || index % 5 === 3 || index % 5 === 1;
 
 export function ordinaryTriageTickets(): Array<LabelledText<RiskModelLabel>> {
   return TRIAGE_DATASET.filter((t, i) => isOrdinaryTrainingIndex(i) && !readsAsRisk(t.title, t.body)).map((t) => ({

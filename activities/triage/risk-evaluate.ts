@@ -71,7 +71,7 @@ function report(): void {
     console.log(actual.padEnd(20) + row.map((n) => String(n).padStart(14)).join(''));
   }
   console.log('threshold sweep (out of fold): threshold, recall, precision, false-positive rate on none');
-  for (const r of thresholdSweep([0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95])) {
+  for (const r of thresholdSweep([0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95])) {
     console.log(`  ${r.threshold.toFixed(2)}  ${r.recall.toFixed(3)}  ${r.precision.toFixed(3)}  ${r.falsePositiveRate.toFixed(3)}`);
   }
   const started = performance.now();

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { ApplicationFailure } from '@temporalio/common';
 import { createPlatformRiskActivities } from '../../activities/platform/risk';
+import { RISK_THRESHOLD } from '../../activities/triage/risk';
 import { connectDb, type Db } from '../../db/db';
 import { applyPlatformTicketChange } from '../../domain/platform/apply-ticket-change';
 import { createPlatformTenant, type PlatformTenant } from '../../domain/platform/create-tenant';
@@ -56,7 +57,7 @@ test('a risk-worded ticket: one risk_signal.triggered (api platform) however oft
   assert.equal(e.data.signal, 'account_compromise');
   assert.equal(e.data.source, 'ticket');
   assert.equal(e.data.model, 'local-risk-bayes-v1');
-  assert.ok(e.data.confidence >= 0.7 && e.data.confidence <= 1, String(e.data.confidence));
+  assert.ok(e.data.confidence >= RISK_THRESHOLD && e.data.confidence <= 1, String(e.data.confidence));
   assert.equal(JSON.stringify(e.data).includes('password'), false, 'the text is not in the event');
 });
 
