@@ -25,6 +25,6 @@ export function createPlatformActivities(deps: PlatformActivityDeps): object {
     ...createPlatformUserActivities({ ...deps, chain: createEmailChain({ config: deps.config, logger }), tokenKey: activationTokenKey(masterKey(deps.config)), appUrl: deps.config.appUrl }),
     ...createPlatformWorkspaceActivities(deps),
     ...createPlatformTicketActivities(deps),
-    ...createPlatformRiskActivities(deps),
+    ...createPlatformRiskActivities({ db: deps.db, openai: deps.config.triageOpenAi }),
   };
 }

@@ -5,22 +5,34 @@
 import type { Db } from '../../db/db';
 import { assessPlatformRisk, type PlatformRiskAssessor } from '../../domain/platform/record-risk-signal';
 import type { PlatformRiskActivities } from '../../workflows/platform-ticket/contract';
+import type { OpenAIConfig } from '../triage/openai';
 import { createRiskAssessor, type RiskAssessor } from '../triage/risk';
 import { ticketText } from '../triage/text-features';
+import { logger } from '../../lib/logger';
 import { withDomainFailures } from '../failures';
 
 /** The domain's view of the risk model: text in, a signal (or null), its confidence and the model out. */
 export function platformRiskAssessor(assessor: RiskAssessor = createRiskAssessor()): PlatformRiskAssessor {
   return {
-    assess({ title, body }) {
-      const { signal, confidence, model } = assessor.assess(ticketText(title, body));
+    async assess({ title, body }) {
+      const { signal, confidence, model } = await assessor.assess(ticketText(title, body));
       return { signal, confidence, model };
     },
   };
 }
 
-export function createPlatformRiskActivities({ db, assessor = platformRiskAssessor() }: { db: Db; assessor?: PlatformRiskAssessor }): PlatformRiskActivities {
+export interface PlatformRiskDeps {
+  db: Db;
+  /** the triage endpoint (lib/config.ts triageOpenAi): asked first when set, the local model otherwise and on any failure */
+  openai?: OpenAIConfig;
+  /** replaces the whole model (tests) */
+  assessor?: PlatformRiskAssessor;
+}
+
+export function createPlatformRiskActivities({ db, openai, assessor }: PlatformRiskDeps): PlatformRiskActivities {
+  const model =
+    assessor ?? platformRiskAssessor(createRiskAssessor({ openai, onFallback: (reason) => logger.warn({ reason }, 'risk: OpenAI failed, used the local model') }));
   return withDomainFailures<PlatformRiskActivities>({
-    assessPlatformRisk: (input) => assessPlatformRisk(db, assessor, input, new Date()),
+    assessPlatformRisk: (input) => assessPlatformRisk(db, model, input, new Date()),
   });
 }

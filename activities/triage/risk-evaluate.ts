@@ -4,7 +4,7 @@
 import { TRIAGE_DATASET } from './dataset';
 import { crossValidate, evaluate, outOfFoldClassifications } from './evaluate';
 import { RISK_DATASET, RISK_LABELS, RISK_MODEL_LABELS, isOrdinaryTrainingIndex, readsAsRisk, riskLabelOf } from './risk-dataset';
-import { collapse, createRiskAssessor, RISK_LABEL_SET, RISK_THRESHOLD } from './risk';
+import { assessLocally, collapse, RISK_LABEL_SET, RISK_THRESHOLD } from './risk';
 import { ticketText } from './text-features';
 import { trainClassifier } from './classifier';
 
@@ -46,10 +46,9 @@ export function thresholdSweep(thresholds: number[]): ThresholdRow[] {
 
 /** Triage tickets the risk model was not trained on, that do not read as a risk: how many are flagged. */
 export function unseenTriageFlags(): { tickets: number; flagged: Array<{ title: string; signal: string; confidence: number }> } {
-  const assessor = createRiskAssessor();
   const unseen = TRIAGE_DATASET.filter((t, i) => !isOrdinaryTrainingIndex(i) && !readsAsRisk(t.title, t.body));
   const flagged = unseen
-    .map((t) => ({ title: t.title, ...assessor.assess(ticketText(t.title, t.body)) }))
+    .map((t) => ({ title: t.title, ...assessLocally(ticketText(t.title, t.body)) }))
     .filter((a) => a.signal !== null)
     .map((a) => ({ title: a.title, signal: a.signal!, confidence: Number(a.confidence.toFixed(3)) }));
   return { tickets: unseen.length, flagged };

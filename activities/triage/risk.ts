@@ -2,8 +2,13 @@
 // compromise or a legal or chargeback threat (docs/triage.md, "Risk signals"). The same local
 // Bayes classifier as triage (classifier.ts trainClassifier) over its own labelled dataset
 // (risk-dataset.ts), with the triage features plus the risk cue tokens. Deterministic (same
-// text, same answer), in-process, trained once per process on first use.
+// text, same answer), in-process, trained once per process on first use. With an
+// OpenAI-compatible endpoint configured it asks that first, as createTriager does, and the
+// local model answers when that fails in any way (model id marked "(fallback)").
 import { trainClassifier, type LabelSet, type TicketClassifier } from './classifier';
+import type { OpenAIConfig } from './openai';
+import { assessRiskWithOpenAI } from './risk-openai';
+import { FALLBACK_MARK } from './triager';
 import { riskCueFeatures } from './risk-cue-words';
 import { RISK_DATASET, RISK_MODEL_LABELS, riskLabelOf, type RiskLabel, type RiskModelLabel, type RiskSignal } from './risk-dataset';
 import { ticketFeatures } from './text-features';
@@ -44,11 +49,15 @@ export interface RiskAssessment {
 }
 
 export interface RiskAssessor {
-  /** `text` as ticketText(title, body) builds it: the title (or nothing) on the first line. */
-  assess(text: string): RiskAssessment;
+  /** `text` as ticketText(title, body) builds it: the title (or nothing) on the first line. Never rejects because of the LLM. */
+  assess(text: string): Promise<RiskAssessment>;
 }
 
 export interface RiskAssessorConfig {
+  /** Ask an OpenAI-compatible endpoint first (the platform worker passes lib/config.ts triageOpenAi, from TRIAGE_OPENAI_*). */
+  openai?: OpenAIConfig;
+  /** Called with the reason whenever the OpenAI path failed and the local model answered instead. */
+  onFallback?: (reason: string, error: unknown) => void;
   /** default: the model trained on the bundled dataset (defaultRiskClassifier) */
   classifier?: TicketClassifier<RiskModelLabel>;
   /** default RISK_THRESHOLD */
@@ -72,14 +81,31 @@ export function collapse(probabilities: Record<RiskModelLabel, number>): { label
   return { label, confidence: byLabel[label], probabilities: byLabel };
 }
 
+/** The local model's assessment (synchronous, deterministic). */
+export function assessLocally(text: string, classifier: TicketClassifier<RiskModelLabel> = defaultRiskClassifier(), threshold = RISK_THRESHOLD): RiskAssessment {
+  const { label, confidence } = collapse(classifier.classify(text).probabilities);
+  return { signal: signalOf(label, confidence, threshold), label, confidence, model: classifier.model };
+}
+
+const signalOf = (label: RiskLabel, confidence: number, threshold: number): RiskSignal | null =>
+  label !== 'none' && confidence >= threshold ? label : null;
+
 export function createRiskAssessor(config: RiskAssessorConfig = {}): RiskAssessor {
   const threshold = config.threshold ?? RISK_THRESHOLD;
+  const local = (text: string, modelSuffix = ''): RiskAssessment => {
+    const a = assessLocally(text, config.classifier ?? defaultRiskClassifier(), threshold);
+    return { ...a, model: `${a.model}${modelSuffix}` };
+  };
   return {
-    assess(text) {
-      const classifier = config.classifier ?? defaultRiskClassifier();
-      const { label, confidence } = collapse(classifier.classify(text).probabilities);
-      const signal = label !== 'none' && confidence >= threshold ? label : null;
-      return { signal, label, confidence, model: classifier.model };
+    async assess(text) {
+      if (!config.openai) return local(text);
+      try {
+        const { label, confidence } = await assessRiskWithOpenAI(config.openai, text);
+        return { signal: signalOf(label, confidence, threshold), label, confidence, model: `openai:${config.openai.model}` };
+      } catch (error) {
+        config.onFallback?.((error as Error)?.message ?? String(error), error);
+        return local(text, FALLBACK_MARK);
+      }
     },
   };
 }

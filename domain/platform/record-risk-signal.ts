@@ -23,7 +23,7 @@ export async function assessPlatformRisk(db: Db, assessor: PlatformRiskAssessor,
   } else {
     text = { title: ticket.subject, body: ticket.body };
   }
-  const { signal, confidence, model } = assessor.assess(text);
+  const { signal, confidence, model } = await assessor.assess(text);
   if (!signal) return none;
   const data: RiskSignalData = {
     ticket_id: ticket.id,

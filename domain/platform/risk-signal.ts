@@ -7,7 +7,7 @@ export type PlatformRiskSignal = 'fraud' | 'abuse' | 'account_compromise' | 'leg
 /** The risk model as this command uses it (activities/platform/risk.ts adapts createRiskAssessor). */
 export interface PlatformRiskAssessor {
   /** `signal` is null unless the text reads as a risk at or above the model's threshold. */
-  assess(text: { title: string | null; body: string }): { signal: PlatformRiskSignal | null; confidence: number; model: string };
+  assess(text: { title: string | null; body: string }): Promise<{ signal: PlatformRiskSignal | null; confidence: number; model: string }>;
 }
 
 export interface AssessPlatformRiskInput {

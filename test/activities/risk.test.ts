@@ -1,18 +1,22 @@
 // The risk model (activities/triage/risk.ts, docs/triage.md "Risk signals"): risk-worded texts
 // of each label, written here and not in its dataset, are flagged with their label at or above
 // the threshold; benign tickets of every triage category it was not trained on are not; the
-// same text gets the same answer; the cross-validation behind the threshold holds.
+// same text gets the same answer; the cross-validation behind the threshold holds. With an
+// OpenAI-compatible endpoint (a real HTTP server on 127.0.0.1): its valid answer is taken,
+// anything else falls back to the local model.
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { TRIAGE_CATEGORIES } from '../../activities/triage/categories';
 import { TRIAGE_DATASET } from '../../activities/triage/dataset';
 import { trainClassifier } from '../../activities/triage/classifier';
 import { crossValidate } from '../../activities/triage/evaluate';
-import { createRiskAssessor, RISK_LABEL_SET, RISK_MODEL_ID, RISK_THRESHOLD, type RiskSignal } from '../../activities/triage/risk';
+import { assessLocally, createRiskAssessor, RISK_LABEL_SET, RISK_MODEL_ID, RISK_THRESHOLD, type RiskSignal } from '../../activities/triage/risk';
 import { isOrdinaryTrainingIndex, RISK_DATASET, readsAsRisk } from '../../activities/triage/risk-dataset';
 import { thresholdSweep } from '../../activities/triage/risk-evaluate';
 import { ticketText } from '../../activities/triage/text-features';
 
-const assessor = createRiskAssessor();
+const assessor = { assess: (text: string) => assessLocally(text) };
 
 const RISKY: Record<RiskSignal, Array<[string, string]>> = {
   fraud: [
@@ -69,12 +73,12 @@ describe('risk model', () => {
     }
   });
 
-  it('is deterministic: the same text gets the same answer, from a freshly trained model too', () => {
+  it('is deterministic: the same text gets the same answer, from a freshly trained model too (createRiskAssessor without OpenAI: the local model)', async () => {
     const text = ticketText('My account was hacked', 'Someone changed my password and email.');
     const first = assessor.assess(text);
     assert.deepEqual(assessor.assess(text), first);
     const fresh = createRiskAssessor({ classifier: trainClassifier(RISK_DATASET, { labelSet: RISK_LABEL_SET }) });
-    assert.deepEqual(fresh.assess(text), first);
+    assert.deepEqual(await fresh.assess(text), first);
   });
 
   it('the cross-validation behind the threshold: accuracy and, at the threshold, precision and the false-positive rate on ordinary text', () => {
@@ -85,4 +89,69 @@ describe('risk model', () => {
     assert.ok(atThreshold.precision >= 0.95, JSON.stringify(atThreshold));
     assert.ok(atThreshold.recall >= 0.6, JSON.stringify(atThreshold));
   });
+});
+
+describe('risk model with an OpenAI-compatible endpoint', () => {
+  type Behaviour = 'fraud' | 'none' | 'unsure' | 'error500' | 'badLabel' | 'badConfidence' | 'stall';
+  let server: http.Server;
+  let baseUrl = '';
+  let behaviour: Behaviour = 'fraud';
+  const received: any[] = [];
+  const completion = (content: unknown) => JSON.stringify({ choices: [{ message: { role: 'assistant', content: JSON.stringify(content) } }] });
+
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      let raw = '';
+      req.on('data', (chunk) => (raw += chunk));
+      req.on('end', () => {
+        received.push(JSON.parse(raw));
+        const send = (status: number, body: string) => res.writeHead(status, { 'content-type': 'application/json' }).end(body);
+        if (behaviour === 'fraud') send(200, completion({ label: ' Fraud ', confidence: 0.93 }));
+        if (behaviour === 'none') send(200, completion({ label: 'none', confidence: 0.99 }));
+        if (behaviour === 'unsure') send(200, completion({ label: 'abuse', confidence: 0.5 }));
+        if (behaviour === 'error500') send(500, '{}');
+        if (behaviour === 'badLabel') send(200, completion({ label: 'spam', confidence: 0.9 }));
+        if (behaviour === 'badConfidence') send(200, completion({ label: 'fraud', confidence: 7 }));
+        // 'stall': never answers
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  const fallbacks: string[] = [];
+  const remote = (timeoutMs = 10_000) =>
+    createRiskAssessor({ openai: { baseUrl, model: 'test-model', timeoutMs }, onFallback: (reason) => fallbacks.push(reason) });
+  const hacked = ticketText('My account was hacked', 'Someone hacked my account, changed my password and email, and now I cannot log in.');
+
+  it("takes the endpoint's valid answer (label, confidence, model openai:<model>); below the threshold or none is no signal; the text goes in as data", async () => {
+    behaviour = 'fraud';
+    assert.deepEqual(await remote().assess(hacked), { signal: 'fraud', label: 'fraud', confidence: 0.93, model: 'openai:test-model' });
+    assert.equal(received.at(-1).model, 'test-model');
+    assert.match(received.at(-1).messages[1].content, /My account was hacked/);
+    behaviour = 'none';
+    assert.equal((await remote().assess(hacked)).signal, null);
+    behaviour = 'unsure';
+    assert.deepEqual(await remote().assess(hacked), { signal: null, label: 'abuse', confidence: 0.5, model: 'openai:test-model' });
+  });
+
+  for (const [failure, reason] of [
+    ['error500', /HTTP 500/],
+    ['badLabel', /invalid label/],
+    ['badConfidence', /invalid confidence/],
+    ['stall', /timed out after 300 ms/],
+  ] as const) {
+    it(`falls back to the local model on ${failure}`, async () => {
+      behaviour = failure;
+      fallbacks.length = 0;
+      const a = await remote(300).assess(hacked);
+      assert.deepEqual(a, { ...assessLocally(hacked), model: `${RISK_MODEL_ID}(fallback)` });
+      assert.equal(a.signal, 'account_compromise');
+      assert.match(fallbacks[0], reason);
+    });
+  }
 });
