@@ -1,7 +1,7 @@
 // The risk activity of the platform ticket workflow (workflows/platform-ticket/risk.ts): the
-// domain command with the local risk model (activities/triage/risk.ts), trained once per
-// process on first use. A classifier or database error is thrown as it is: retried by the
-// workflow's activity policy.
+// domain command with the risk model (activities/triage/risk.ts: the local model, trained once
+// per process on first use, or triage's OpenAI-compatible endpoint first when configured).
+// A classifier or database error is thrown as it is: retried by the workflow's activity policy.
 import type { Db } from '../../db/db';
 import { assessPlatformRisk, type PlatformRiskAssessor } from '../../domain/platform/record-risk-signal';
 import type { PlatformRiskActivities } from '../../workflows/platform-ticket/contract';
@@ -30,9 +30,9 @@ export interface PlatformRiskDeps {
 }
 
 export function createPlatformRiskActivities({ db, openai, assessor }: PlatformRiskDeps): PlatformRiskActivities {
-  const model =
+  const risk =
     assessor ?? platformRiskAssessor(createRiskAssessor({ openai, onFallback: (reason) => logger.warn({ reason }, 'risk: OpenAI failed, used the local model') }));
   return withDomainFailures<PlatformRiskActivities>({
-    assessPlatformRisk: (input) => assessPlatformRisk(db, model, input, new Date()),
+    assessPlatformRisk: (input) => assessPlatformRisk(db, risk, input, new Date()),
   });
 }

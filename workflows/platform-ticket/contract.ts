@@ -9,6 +9,7 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type { PlatformTicketPriority, PlatformTicketStatus } from '../../domain/platform/types';
 import type { PlatformTicketStep, PlatformTicketStepResult } from '../../domain/platform/ticket-step';
+import type { AssessPlatformRiskInput, AssessPlatformRiskResult } from '../../domain/platform/risk-signal';
 import type { WorkflowStartEntry } from '../start-entry';
 
 export type { PlatformTicketChange, PlatformTicketFacts, PlatformTicketStep, PlatformTicketStepResult } from '../../domain/platform/ticket-step';
@@ -108,4 +109,3 @@ export interface PlatformRiskActivities {
   assessPlatformRisk(input: AssessPlatformRiskInput): Promise<AssessPlatformRiskResult>;
 }
 export type { AssessPlatformRiskInput, AssessPlatformRiskResult } from '../../domain/platform/risk-signal';
-import type { AssessPlatformRiskInput, AssessPlatformRiskResult } from '../../domain/platform/risk-signal';
