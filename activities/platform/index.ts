@@ -6,6 +6,7 @@ import type { Config } from '../../lib/config';
 import { masterKey } from '../../lib/crypto/master-key';
 import { createEmailChain } from '../../lib/email/chain';
 import { logger } from '../../lib/logger';
+import { createPlatformRiskActivities } from './risk';
 import { createPlatformTicketActivities } from './tickets';
 import { createPlatformTokenActivities } from './tokens';
 import { createPlatformUserActivities } from './users';
@@ -24,5 +25,6 @@ export function createPlatformActivities(deps: PlatformActivityDeps): object {
     ...createPlatformUserActivities({ ...deps, chain: createEmailChain({ config: deps.config, logger }), tokenKey: activationTokenKey(masterKey(deps.config)), appUrl: deps.config.appUrl }),
     ...createPlatformWorkspaceActivities(deps),
     ...createPlatformTicketActivities(deps),
+    ...createPlatformRiskActivities({ db: deps.db, openai: deps.config.triageOpenAi }),
   };
 }

@@ -14,20 +14,43 @@ export type { LabelledTicket } from './dataset';
 
 export type ClassifierAlgorithm = 'bayes' | 'logistic';
 
-export interface TicketClassification {
-  category: TriageCategory;
+/** A classification over the labels `L` (the six triage categories unless another label set is trained). */
+export interface TicketClassification<L extends string = TriageCategory> {
+  category: L;
   /** Probability of `category`, in [0, 1]. */
   confidence: number;
-  /** Full distribution over the six categories; sums to 1. */
-  probabilities: Record<TriageCategory, number>;
+  /** Full distribution over the labels; sums to 1. */
+  probabilities: Record<L, number>;
 }
 
-export interface TicketClassifier {
+export interface TicketClassifier<L extends string = TriageCategory> {
   /** Stable model id, stored with the triage result ("local-bayes-v1"). */
   readonly model: string;
   /** `text` is a ticket as built by ticketText(title, body): title on the first line. */
-  classify(text: string): TicketClassification;
+  classify(text: string): TicketClassification<L>;
 }
+
+/** A labelled example of any label set (LabelledTicket is the triage one). */
+export interface LabelledText<L extends string> {
+  title: string;
+  body: string;
+  category: L;
+}
+
+/**
+ * What a classifier of another label set than the triage categories needs (the risk model,
+ * risk.ts): its labels in a fixed order, its model id, and optionally its own features and
+ * temperature. The defaults are the triage model's.
+ */
+export interface LabelSet<L extends string> {
+  labels: readonly L[];
+  model: string;
+  /** feature tokens of a text; default ticketFeatures */
+  features?: (text: string) => string[];
+  /** default BAYES_TEMPERATURE */
+  temperature?: number;
+}
+
 
 export const BAYES_MODEL_ID = 'local-bayes-v1';
 export const LOGISTIC_MODEL_ID = 'local-logreg-v1';
@@ -41,6 +64,8 @@ export const LOGISTIC_MODEL_ID = 'local-logreg-v1';
  */
 export const BAYES_TEMPERATURE = 2;
 
+const TRIAGE_LABEL_SET: LabelSet<TriageCategory> = { labels: TRIAGE_CATEGORIES, model: BAYES_MODEL_ID };
+
 type NaturalClassifier = BayesClassifier | LogisticRegressionClassifier;
 
 /**
@@ -50,7 +75,7 @@ type NaturalClassifier = BayesClassifier | LogisticRegressionClassifier;
  * classification 0.64 ms -> 0.10 ms per ticket).
  * Positions follow Object.keys(features), which is the for..in order natural itself uses.
  */
-function useIndexedFeatures(classifier: NaturalClassifier): () => Map<string, number> {
+function useIndexedFeatures(classifier: NaturalClassifier, features: (text: string) => string[]): () => Map<string, number> {
   let index = new Map<string, number>();
   const naturalTrain = classifier.train.bind(classifier);
   classifier.train = () => {
@@ -58,7 +83,7 @@ function useIndexedFeatures(classifier: NaturalClassifier): () => Map<string, nu
     naturalTrain();
   };
   classifier.textToFeatures = (observation: string | string[]) => {
-    const tokens = typeof observation === 'string' ? ticketFeatures(observation) : observation;
+    const tokens = typeof observation === 'string' ? features(observation) : observation;
     const vector: number[] = new Array(index.size).fill(0);
     for (const token of tokens) {
       const position = index.get(token);
@@ -77,33 +102,33 @@ function softmax(logScores: number[]): number[] {
   return exps.map((value) => value / total);
 }
 
-function toClassification(probabilities: number[]): TicketClassification {
+function toClassification<L extends string>(labels: readonly L[], probabilities: number[]): TicketClassification<L> {
   let best = 0;
   for (let i = 1; i < probabilities.length; i++) if (probabilities[i] > probabilities[best]) best = i;
-  const byCategory = Object.fromEntries(
-    TRIAGE_CATEGORIES.map((category, i) => [category, probabilities[i]]),
-  ) as Record<TriageCategory, number>;
-  return { category: TRIAGE_CATEGORIES[best], confidence: probabilities[best], probabilities: byCategory };
+  const byCategory = Object.fromEntries(labels.map((category, i) => [category, probabilities[i]])) as Record<L, number>;
+  return { category: labels[best], confidence: probabilities[best], probabilities: byCategory };
 }
 
-function addExamples(classifier: NaturalClassifier, examples: readonly LabelledTicket[]): void {
+function addExamples<L extends string>(classifier: NaturalClassifier, examples: readonly LabelledText<L>[], features: (text: string) => string[]): void {
   if (examples.length === 0) throw new Error('trainClassifier: no training examples');
   for (const example of examples) {
-    classifier.addDocument(ticketFeatures(ticketText(example.title, example.body)), example.category);
+    classifier.addDocument(features(ticketText(example.title, example.body)), example.category);
   }
 }
 
-function trainBayes(examples: readonly LabelledTicket[]): TicketClassifier {
+function trainBayes<L extends string>(examples: readonly LabelledText<L>[], set: LabelSet<L>): TicketClassifier<L> {
+  const features = set.features ?? ticketFeatures;
+  const temperature = set.temperature ?? BAYES_TEMPERATURE;
   const bayes = new BayesClassifier();
-  const featureIndex = useIndexedFeatures(bayes);
-  addExamples(bayes, examples);
+  const featureIndex = useIndexedFeatures(bayes, features);
+  addExamples(bayes, examples, features);
   bayes.train();
   const index = featureIndex();
   const { classFeatures, classTotals, totalExamples, smoothing } = bayes.classifier;
 
   // natural's getClassifications() returns prior * exp(sum of log P(word|class)), which
   // underflows to 0 for every class on long tickets. Same formula, kept in log space.
-  const logScore = (category: TriageCategory, positions: number[]): number => {
+  const logScore = (category: L, positions: number[]): number => {
     const counts = classFeatures[category];
     if (!counts) return -Infinity;
     const total = classTotals[category];
@@ -113,40 +138,51 @@ function trainBayes(examples: readonly LabelledTicket[]): TicketClassifier {
   };
 
   return {
-    model: BAYES_MODEL_ID,
-    classify(text: string): TicketClassification {
-      const positions = ticketFeatures(text)
+    model: set.model,
+    classify(text: string): TicketClassification<L> {
+      const positions = features(text)
         .map((feature) => index.get(feature))
         .filter((position): position is number => position !== undefined);
-      const scores = TRIAGE_CATEGORIES.map((category) => logScore(category, positions) / BAYES_TEMPERATURE);
-      return toClassification(softmax(scores));
+      const scores = set.labels.map((category) => logScore(category, positions) / temperature);
+      return toClassification(set.labels, softmax(scores));
     },
   };
 }
 
-function trainLogistic(examples: readonly LabelledTicket[]): TicketClassifier {
+function trainLogistic<L extends string>(examples: readonly LabelledText<L>[], set: LabelSet<L>): TicketClassifier<L> {
+  const features = set.features ?? ticketFeatures;
   const logistic = new LogisticRegressionClassifier();
-  useIndexedFeatures(logistic);
-  addExamples(logistic, examples);
+  useIndexedFeatures(logistic, features);
+  addExamples(logistic, examples, features);
   logistic.train();
   return {
-    model: LOGISTIC_MODEL_ID,
-    classify(text: string): TicketClassification {
+    model: set === TRIAGE_LABEL_SET ? LOGISTIC_MODEL_ID : `${set.model}-logreg`,
+    classify(text: string): TicketClassification<L> {
       // One sigmoid per class (one-vs-rest); they do not sum to 1, so normalise them.
-      const values = new Map(logistic.getClassifications(ticketFeatures(text)).map((c) => [c.label, c.value]));
-      const raw = TRIAGE_CATEGORIES.map((category) => values.get(category) ?? 0);
+      const values = new Map(logistic.getClassifications(features(text)).map((c) => [c.label, c.value]));
+      const raw = set.labels.map((category) => values.get(category) ?? 0);
       const total = raw.reduce((sum, value) => sum + value, 0);
-      return toClassification(total > 0 ? raw.map((value) => value / total) : raw.map(() => 1 / raw.length));
+      return toClassification(set.labels, total > 0 ? raw.map((value) => value / total) : raw.map(() => 1 / raw.length));
     },
   };
 }
 
-/** Trains a fresh classifier. Bayes by default: ~100-250 ms for the bundled 630 tickets. */
-export function trainClassifier(
-  examples: readonly LabelledTicket[],
-  options: { algorithm?: ClassifierAlgorithm } = {},
-): TicketClassifier {
-  return (options.algorithm ?? 'bayes') === 'bayes' ? trainBayes(examples) : trainLogistic(examples);
+/**
+ * Trains a fresh classifier. Bayes by default: ~100-250 ms for the bundled 630 tickets.
+ * Without `labelSet` it is the triage model over the six categories; with one, a model of
+ * that label set (the risk model: risk.ts).
+ */
+export function trainClassifier(examples: readonly LabelledTicket[], options?: { algorithm?: ClassifierAlgorithm }): TicketClassifier;
+export function trainClassifier<L extends string>(
+  examples: readonly LabelledText<L>[],
+  options: { algorithm?: ClassifierAlgorithm; labelSet: LabelSet<L> },
+): TicketClassifier<L>;
+export function trainClassifier<L extends string>(
+  examples: readonly LabelledText<L>[],
+  options: { algorithm?: ClassifierAlgorithm; labelSet?: LabelSet<L> } = {},
+): TicketClassifier<L> {
+  const set = options.labelSet ?? (TRIAGE_LABEL_SET as unknown as LabelSet<L>);
+  return (options.algorithm ?? 'bayes') === 'bayes' ? trainBayes(examples, set) : trainLogistic(examples, set);
 }
 
 let cachedDefault: TicketClassifier | undefined;

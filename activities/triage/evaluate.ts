@@ -2,21 +2,26 @@
 //   npx tsx activities/triage/evaluate.ts              # Bayes: held-out split, 5-fold CV, timings
 //   npx tsx activities/triage/evaluate.ts --logistic   # also logistic regression (takes minutes)
 import { TRIAGE_CATEGORIES, type TriageCategory } from './categories';
-import { trainClassifier, type ClassifierAlgorithm, type TicketClassifier } from './classifier';
+import { trainClassifier, type ClassifierAlgorithm, type LabelSet, type LabelledText, type TicketClassification, type TicketClassifier } from './classifier';
 import { TRIAGE_DATASET, splitDataset, type LabelledTicket } from './dataset';
 import { ticketText } from './text-features';
 
-export interface Evaluation {
+export interface Evaluation<L extends string = TriageCategory> {
   accuracy: number;
   /** Log-loss of the true category's probability: lower means better-calibrated confidence. */
   logLoss: number;
-  confusion: Record<TriageCategory, Record<TriageCategory, number>>;
+  confusion: Record<L, Record<L, number>>;
 }
 
-export function evaluate(classifier: TicketClassifier, examples: readonly LabelledTicket[]): Evaluation {
+/** `labels`: the label set's (default the triage categories). */
+export function evaluate<L extends string = TriageCategory>(
+  classifier: TicketClassifier<L>,
+  examples: readonly LabelledText<L>[],
+  labels: readonly L[] = TRIAGE_CATEGORIES as unknown as readonly L[],
+): Evaluation<L> {
   const confusion = Object.fromEntries(
-    TRIAGE_CATEGORIES.map((actual) => [actual, Object.fromEntries(TRIAGE_CATEGORIES.map((p) => [p, 0]))]),
-  ) as Evaluation['confusion'];
+    labels.map((actual) => [actual, Object.fromEntries(labels.map((p) => [p, 0]))]),
+  ) as Evaluation<L>['confusion'];
   let correct = 0;
   let logLoss = 0;
   for (const example of examples) {
@@ -28,17 +33,40 @@ export function evaluate(classifier: TicketClassifier, examples: readonly Labell
   return { accuracy: correct / examples.length, logLoss: logLoss / examples.length, confusion };
 }
 
-/** Accuracy on each of `folds` folds (fold k = examples whose index % folds === k). */
-export function crossValidate(
-  examples: readonly LabelledTicket[],
+/**
+ * Accuracy on each of `folds` folds (fold k = examples whose index % folds === k). With a
+ * `labelSet`, of that label set's model (the risk model) instead of the triage one.
+ */
+export function crossValidate(examples: readonly LabelledTicket[], folds?: number, algorithm?: ClassifierAlgorithm): number[];
+export function crossValidate<L extends string>(examples: readonly LabelledText<L>[], folds: number, algorithm: ClassifierAlgorithm, labelSet: LabelSet<L>): number[];
+export function crossValidate<L extends string>(
+  examples: readonly LabelledText<L>[],
   folds = 5,
   algorithm: ClassifierAlgorithm = 'bayes',
+  labelSet?: LabelSet<L>,
 ): number[] {
   return Array.from({ length: folds }, (_, fold) => {
     const train = examples.filter((_, i) => i % folds !== fold);
     const test = examples.filter((_, i) => i % folds === fold);
-    return evaluate(trainClassifier(train, { algorithm }), test).accuracy;
+    if (!labelSet) return evaluate(trainClassifier(train as unknown as LabelledTicket[], { algorithm }), test as unknown as LabelledTicket[]).accuracy;
+    return evaluate(trainClassifier(train, { algorithm, labelSet }), test, labelSet.labels).accuracy;
   });
+}
+
+/** Every example's classification by the model of the fold that held it out (the same folds as crossValidate). */
+export function outOfFoldClassifications<L extends string>(
+  examples: readonly LabelledText<L>[],
+  labelSet: LabelSet<L>,
+  folds = 5,
+): Array<{ example: LabelledText<L>; result: TicketClassification<L> }> {
+  const out: Array<{ example: LabelledText<L>; result: TicketClassification<L> }> = new Array(examples.length);
+  for (let fold = 0; fold < folds; fold++) {
+    const model = trainClassifier(examples.filter((_, i) => i % folds !== fold), { labelSet });
+    examples.forEach((example, i) => {
+      if (i % folds === fold) out[i] = { example, result: model.classify(ticketText(example.title, example.body)) };
+    });
+  }
+  return out;
 }
 
 function report(algorithm: ClassifierAlgorithm): void {

@@ -72,17 +72,7 @@ export function buildChatRequest(model: string, input: TriageInput): Record<stri
 /** Validates the model's message content. Throws OpenAITriageError unless it is a complete, valid answer. */
 export function parseTriageAnswer(content: string): OpenAITriageAnswer {
   // Models sometimes wrap JSON in ```json fences or add a sentence around it: take the outermost object.
-  const start = content.indexOf('{');
-  const end = content.lastIndexOf('}');
-  if (start === -1 || end <= start) throw new OpenAITriageError('answer contains no JSON object');
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(content.slice(start, end + 1));
-  } catch (error) {
-    throw new OpenAITriageError('answer is not valid JSON', { cause: error });
-  }
-  if (typeof parsed !== 'object' || parsed === null) throw new OpenAITriageError('answer is not a JSON object');
-  const { category, confidence, suggestedReply } = parsed as Record<string, unknown>;
+  const { category, confidence, suggestedReply } = answerObject(content);
 
   const normalisedCategory = typeof category === 'string' ? category.trim().toLowerCase() : category;
   if (!isTriageCategory(normalisedCategory)) {
@@ -97,12 +87,16 @@ export function parseTriageAnswer(content: string): OpenAITriageAnswer {
   return { category: normalisedCategory, confidence, suggestedReply: suggestedReply.trim() };
 }
 
-/** Asks the configured endpoint to triage a ticket. Rejects with OpenAITriageError on any failure. */
-export async function triageWithOpenAI(
+/**
+ * POSTs a chat/completions request body to the configured endpoint and answers the first
+ * choice's message content. Rejects with OpenAITriageError on any failure (network, timeout,
+ * non-2xx, a body that is not JSON or has no content). Shared by triage and the risk model.
+ */
+export async function chatCompletionContent(
   config: OpenAIConfig,
-  input: TriageInput,
+  body: Record<string, unknown>,
   fetchImpl: typeof fetch = fetch,
-): Promise<OpenAITriageAnswer> {
+): Promise<string> {
   const timeoutMs = config.timeoutMs ?? DEFAULT_OPENAI_TIMEOUT_MS;
   const url = `${config.baseUrl.replace(/\/+$/, '')}/chat/completions`;
   const headers: Record<string, string> = { 'content-type': 'application/json' };
@@ -118,7 +112,7 @@ export async function triageWithOpenAI(
     const response = await fetchImpl(url, {
       method: 'POST',
       headers,
-      body: JSON.stringify(buildChatRequest(config.model, input)),
+      body: JSON.stringify(body),
       signal: controller.signal,
     });
     status = response.status;
@@ -141,5 +135,29 @@ export async function triageWithOpenAI(
   }
   const content = completion?.choices?.[0]?.message?.content;
   if (typeof content !== 'string') throw new OpenAITriageError('response has no choices[0].message.content');
-  return parseTriageAnswer(content);
+  return content;
+}
+
+/** The outermost JSON object of a model's answer (fences or a sentence around it tolerated). */
+export function answerObject(content: string): Record<string, unknown> {
+  const start = content.indexOf('{');
+  const end = content.lastIndexOf('}');
+  if (start === -1 || end <= start) throw new OpenAITriageError('answer contains no JSON object');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(content.slice(start, end + 1));
+  } catch (error) {
+    throw new OpenAITriageError('answer is not valid JSON', { cause: error });
+  }
+  if (typeof parsed !== 'object' || parsed === null) throw new OpenAITriageError('answer is not a JSON object');
+  return parsed as Record<string, unknown>;
+}
+
+/** Asks the configured endpoint to triage a ticket. Rejects with OpenAITriageError on any failure. */
+export async function triageWithOpenAI(
+  config: OpenAIConfig,
+  input: TriageInput,
+  fetchImpl: typeof fetch = fetch,
+): Promise<OpenAITriageAnswer> {
+  return parseTriageAnswer(await chatCompletionContent(config, buildChatRequest(config.model, input), fetchImpl));
 }

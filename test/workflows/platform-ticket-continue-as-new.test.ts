@@ -18,6 +18,7 @@ import {
   type PlatformTicketStep,
 } from '../../workflows/platform-ticket/contract';
 import { daysAfter, TICKET_RECOVERY_DAYS } from '../../domain/platform/windows.rules';
+import { NO_AUTOMATIONS, NO_RISK } from './platform-ticket-quiet-activities';
 import { timeSkippingEnv } from '../support/temporal';
 
 const TASK_QUEUE = 'platform-ticket-can-test';
@@ -42,9 +43,7 @@ const activities: PlatformTicketActivities = {
   async purgePlatformTicket() {
     return 'purged';
   },
-  async matchPlatformAutomations() {
-    return [];
-  },
+  ...NO_AUTOMATIONS,
   // deadlines far away: read once by the first run, carried by the next (never re-read)
   async readPlatformTicketSla() {
     slaReads++;
@@ -55,10 +54,12 @@ const activities: PlatformTicketActivities = {
   },
 };
 let slaReads = 0;
+/** risk signals (workflows/platform-ticket/risk.ts): nothing to flag here */
+const riskActivities = NO_RISK;
 
 beforeAll(async () => {
   env = await timeSkippingEnv();
-  worker = await Worker.create({ connection: env.nativeConnection, taskQueue: TASK_QUEUE, workflowsPath: require.resolve('../../workflows/queues/platform'), activities });
+  worker = await Worker.create({ connection: env.nativeConnection, taskQueue: TASK_QUEUE, workflowsPath: require.resolve('../../workflows/queues/platform'), activities: { ...activities, ...riskActivities } });
   running = worker.run();
 }, 120_000);
 

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { createPlatformRiskActivities } from '../../activities/platform/risk';
 import { createPlatformTicketActivities } from '../../activities/platform/tickets';
 import { connectDb, type Db } from '../../db/db';
 import { findPlatformTicket } from '../../db/repositories/platform-tickets';
@@ -44,7 +45,7 @@ beforeAll(async () => {
     connection: env.nativeConnection,
     taskQueue: TASK_QUEUE,
     workflowsPath: require.resolve('../../workflows/queues/platform'),
-    activities: createPlatformTicketActivities({ db }),
+    activities: { ...createPlatformTicketActivities({ db }), ...createPlatformRiskActivities({ db }) },
   });
   running = worker.run();
 }, 120_000);

@@ -30,6 +30,7 @@ import {
 } from '../../workflows/platform-ticket/contract';
 import { daysAfter, TICKET_RECOVERY_DAYS } from '../../domain/platform/windows.rules';
 import { timeSkippingEnv } from '../support/temporal';
+import { FAR_SLA_DEADLINES, NO_RISK } from './platform-ticket-quiet-activities';
 import { writeHistory } from './push-recorder';
 
 /** One in-memory row per ticket: what the real activity would answer. */
@@ -61,13 +62,7 @@ function fakeActivities(): PlatformTicketActivities {
       const ids = trigger === 'ticket.created' ? [RULE_A] : [RULE_B, NEVER_FIRES];
       return ids.filter((id) => !exclude.includes(id));
     },
-    // SLA deadlines out of these histories' reach (the breaches: record-platform-ticket-sla-history.ts)
-    async readPlatformTicketSla() {
-      return { priority: 'normal', dueAt: { first_response: '2099-01-01T00:00:00.000Z', resolution: '2099-01-02T00:00:00.000Z' }, firstResponded: false, breached: { first_response: false, resolution: false } };
-    },
-    async breachPlatformTicketSla() {
-      return { breached: false };
-    },
+    ...FAR_SLA_DEADLINES, // the breaches: record-platform-ticket-sla-history.ts
   };
 }
 
@@ -94,7 +89,7 @@ async function main() {
   const env = await timeSkippingEnv();
   const taskQueue = `record-${PLATFORM_QUEUE}`;
   try {
-    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath: require.resolve('../../workflows/queues/platform'), activities: fakeActivities() });
+    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath: require.resolve('../../workflows/queues/platform'), activities: { ...fakeActivities(), ...NO_RISK } });
     await worker.runUntil(async () => {
       await recordAutomations(env, taskQueue);
       if (process.argv[2] === 'automations') return;

@@ -20,6 +20,7 @@ import {
   type PlatformTicketFacts,
 } from '../../workflows/platform-ticket/contract';
 import { timeSkippingEnv } from '../support/temporal';
+import { NO_AUTOMATIONS, NO_RISK } from './platform-ticket-quiet-activities';
 import { writeHistory } from './push-recorder';
 
 interface FakeRow extends PlatformTicketFacts {
@@ -33,10 +34,7 @@ interface FakeRow extends PlatformTicketFacts {
 function fakeActivities(row: FakeRow): PlatformTicketActivities {
   const iso = (ms: number) => new Date(ms).toISOString();
   return {
-    // no automations in this history (record-platform-ticket-history.ts has them)
-    async matchPlatformAutomations() {
-      return [];
-    },
+    ...NO_AUTOMATIONS, // record-platform-ticket-history.ts has them
     async applyPlatformTicketStep(step) {
       if (row.version >= step.version) return row;
       row.version = step.version;
@@ -70,7 +68,7 @@ async function main() {
       version: 1, status: 'open', assigneeId: null, purgeAt: null,
       createdAt: await env.currentTimeMs(), priority: 'critical', firstResponded: false, breached: { first_response: false, resolution: false },
     };
-    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath: require.resolve('../../workflows/queues/platform'), activities: fakeActivities(row) });
+    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath: require.resolve('../../workflows/queues/platform'), activities: { ...fakeActivities(row), ...NO_RISK } });
     await worker.runUntil(async () => {
       const handle = await env.client.workflow.start(PLATFORM_TICKET_WORKFLOW_TYPE, {
         taskQueue,

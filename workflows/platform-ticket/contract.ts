@@ -9,6 +9,7 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type { PlatformTicketPriority, PlatformTicketStatus } from '../../domain/platform/types';
 import type { PlatformTicketStep, PlatformTicketStepResult } from '../../domain/platform/ticket-step';
+import type { AssessPlatformRiskInput, AssessPlatformRiskResult } from '../../domain/platform/risk-signal';
 import type { WorkflowStartEntry } from '../start-entry';
 import type { AutomationMatchQuery } from '../../domain/platform/automation.rules';
 import type { PlatformSlaBreachRequest, PlatformTicketSla } from '../../domain/platform/sla.rules';
@@ -108,3 +109,13 @@ export function platformTicketWorkflowStart(input: PlatformTicketInput): Workflo
     args: [input],
   };
 }
+
+/**
+ * Risk signals (docs/platform.md, "Risk signals"; workflows/platform-ticket/risk.ts): assesses
+ * the created ticket's text, or a published reply's, read from the row, and records
+ * risk_signal.triggered once per ticket and per reply. Answers ids and the signal only.
+ */
+export interface PlatformRiskActivities {
+  assessPlatformRisk(input: AssessPlatformRiskInput): Promise<AssessPlatformRiskResult>;
+}
+export type { AssessPlatformRiskInput, AssessPlatformRiskResult } from '../../domain/platform/risk-signal';

@@ -19,6 +19,7 @@ import {
 import { runAutomations } from './automations';
 import { storage } from './platform-ticket-activities';
 import { carriedOf, describe, initialPlatformTicketState, isDeleted, refusalOf, takeResult } from './platform-ticket-state';
+import { riskWatch } from './risk';
 import { SlaTimers } from './sla-timers';
 
 /**
@@ -64,12 +65,16 @@ export async function platformTicketWorkflow(input: PlatformTicketInput, carried
     });
   const unchanged = (): PlatformTicketChangeReply => ({ ticketId: input.ticketId, version: state.version, status: state.status, changed: false });
 
+  // risk signals (./risk.ts): the created ticket once, at its first run's start; each reply once published
+  const risk = riskWatch(input.ticketId);
+  if (!carried) risk.assessTicket();
+
   // ── what each state accepts ──
   setHandler(platformTicketStateQuery, () => describe(state));
   setHandler(patchTicketUpdate, (change) => step({ kind: 'patch', ...change }, () => check('patch', change.status)), {
     validator: (change) => check('patch', change.status),
   });
-  setHandler(replyTicketUpdate, ({ replyId }) => step({ kind: 'reply', replyId }, () => check('reply')), {
+  setHandler(replyTicketUpdate, ({ replyId }) => step({ kind: 'reply', replyId }, () => check('reply')).then((reply) => (risk.assessReply(replyId), reply)), {
     validator: (_reply) => check('reply'),
   });
   setHandler(deleteTicketUpdate, () => step({ kind: 'delete' }, () => check('delete')), { validator: () => check('delete') });
@@ -112,10 +117,12 @@ export async function platformTicketWorkflow(input: PlatformTicketInput, carried
     }
     if (workflowInfo().continueAsNewSuggested && !oneChangeAtATime.locked && !state.gone) {
       await condition(allHandlersFinished);
+      await risk.settled();
       await continueAsNew<typeof platformTicketWorkflow>(input, { ...carriedOf(state), sla: sla.carried });
     }
   }
   // ── closed, or purged / vanished: the run ends ──
   await condition(allHandlersFinished);
+  await risk.settled();
   return state.gone ? 'purged' : 'closed';
 }

@@ -1,0 +1,44 @@
+// Risk signals in the platform ticket workflow (docs/platform.md, "Risk signals"): the created
+// ticket is assessed once at the start of its first run, and each published reply after its
+// step. The assessment runs beside the ticket, not under its change lock and not awaited by the
+// Update that published the reply: the ticket's changes never wait on the model. A run only
+// ends (or continues as new) once its assessments have settled. One that still fails after the
+// retry policy is logged and dropped: a risk signal never fails its ticket.
+// Behind patched('platform-ticket-risk'): runs recorded before it replay unchanged.
+import { condition, log, patched, proxyActivities } from '@temporalio/workflow';
+import type { PlatformRiskActivities } from './contract';
+
+export const RISK_PATCH = 'platform-ticket-risk';
+
+const { assessPlatformRisk } = proxyActivities<PlatformRiskActivities>({
+  startToCloseTimeout: '30 seconds',
+  // an outage of the database is waited out for about an hour and a half, then the signal is dropped
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 25 },
+});
+
+export interface RiskWatch {
+  /** the created ticket's text (call at the start of the first run only) */
+  assessTicket(): void;
+  /** a reply the run has just published */
+  assessReply(replyId: string): void;
+  /** resolves once no assessment is in flight */
+  settled(): Promise<void>;
+}
+
+export function riskWatch(ticketId: string): RiskWatch {
+  let inFlight = 0;
+  const assess = (replyId: string | null) => {
+    if (!patched(RISK_PATCH)) return;
+    inFlight++;
+    assessPlatformRisk({ ticketId, replyId })
+      .catch((err) => log.warn('risk assessment dropped', { ticketId, replyId, error: String(err) }))
+      .finally(() => inFlight--);
+  };
+  return {
+    assessTicket: () => assess(null),
+    assessReply: (replyId) => assess(replyId),
+    settled: async () => {
+      if (inFlight > 0) await condition(() => inFlight === 0);
+    },
+  };
+}
