@@ -32,7 +32,7 @@ const docs = createApiDocs({
     title: 'Support Platform API',
     version: '1.0.0',
     description:
-      'The platform API: tickets, workspaces, users, tokens and automations (docs/platform.md). snake_case fields; errors as ' +
+      'The platform API: tickets, workspaces, users, tokens, webhooks, automations and analytics (docs/platform.md). snake_case fields; errors as ' +
       '`{"error": {code, message, status, request_id, details?}}`; lists as `{data, page, per_page, total, next_page}`. ' +
       'Reads 120 and writes 60 requests a minute per token (rolling 60 s); every authenticated answer carries ' +
       'X-RateLimit-Limit/Remaining/Reset, and a 429 carries Retry-After in seconds. Idempotency-Key is accepted on every POST.',

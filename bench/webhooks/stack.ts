@@ -44,23 +44,25 @@ export function workerCount(): number {
 export function startApps(u: Urls, logDir: string, opts0: { platform?: boolean } = {}): WhApps {
   const env = whEnv(u);
   const opts = { cwd: ROOT, env, logDir };
+  // LOG_LEVEL=info only for the 'worker started' line the readiness wait looks for.
+  // BENCH_WEBHOOK_PROFILE_DIR: a V8 CPU profile of each worker process (main thread and
+  // workflow threads), written there when the worker stops.
+  const startWorker = (name: string, script: string[]) => {
+    const workerOpts = { ...opts, env: { ...env, LOG_LEVEL: 'info' } };
+    const prof = process.env.BENCH_WEBHOOK_PROFILE_DIR;
+    return prof
+      ? startChild(name, process.execPath, ['--cpu-prof', `--cpu-prof-dir=${prof}`, '--import', 'tsx', ...script], workerOpts)
+      : startChild(name, TSX, script, workerOpts);
+  };
   return {
     api: startChild('wh-api', TSX, ['api/server.ts'], { ...opts, env: { ...env, PORT: String(WH_PORTS.api), HOST: '127.0.0.1' } }),
-    // LOG_LEVEL=info only for the 'worker started' line the readiness wait looks for;
     // BENCH_WEBHOOK_WORKER_OPTIONS: the what-if worker (bench/webhooks/whatif-worker.ts) instead
     workers: Array.from({ length: workerCount() }, (_, i) => {
       const script = process.env.BENCH_WEBHOOK_WORKER_OPTIONS ? ['bench/webhooks/whatif-worker.ts'] : ['workers/main.ts', 'webhooks'];
-      const name = `wh-worker-webhooks${i ? `-${i + 1}` : ''}`;
-      const workerOpts = { ...opts, env: { ...env, LOG_LEVEL: 'info' } };
-      // BENCH_WEBHOOK_PROFILE_DIR: a V8 CPU profile of each worker process (main thread and
-      // workflow threads), written there when the worker stops
-      const prof = process.env.BENCH_WEBHOOK_PROFILE_DIR;
-      return prof
-        ? startChild(name, process.execPath, ['--cpu-prof', `--cpu-prof-dir=${prof}`, '--import', 'tsx', ...script], workerOpts)
-        : startChild(name, TSX, script, workerOpts);
+      return startWorker(`wh-worker-webhooks${i ? `-${i + 1}` : ''}`, script);
     }),
     peerWorker: startChild('wh-peer-temporal-worker', TSX, ['bench/webhooks/temporal-peer.ts', 'worker'], opts),
-    platformWorker: opts0.platform ? startChild('wh-worker-platform', TSX, ['workers/main.ts', 'platform'], { ...opts, env: { ...env, LOG_LEVEL: 'info' } }) : undefined,
+    platformWorker: opts0.platform ? startWorker('wh-worker-platform', ['workers/main.ts', 'platform']) : undefined,
   };
 }
 

@@ -39,7 +39,13 @@ export interface ReceiverOptions {
   schemes?: readonly SignatureScheme[];
 }
 
-function verifies(secret: string, raw: string, headers: http.IncomingHttpHeaders, schemes: readonly SignatureScheme[]): boolean {
+/** Whether a delivery's signatures of `schemes` (default both) verify with `secret`, as a studio's receiver checks them. */
+export function verifies(
+  secret: string,
+  raw: string,
+  headers: http.IncomingHttpHeaders,
+  schemes: readonly SignatureScheme[] = ['service-signature', 'standard-webhooks'],
+): boolean {
   if (schemes.includes('service-signature') && !verifyServiceSignature(secret, raw, headers['x-service-signature'] as string)) return false;
   if (!schemes.includes('standard-webhooks')) return true;
   try {
@@ -110,8 +116,8 @@ export async function startReceiver(o: ReceiverOptions = {}) {
     byId: (): ReadonlyMap<string, Delivered[]> => byId,
     /** how many requests have been answered */
     answered: () => requests.filter((r) => r.answeredAt).length,
-    /** deliveries of `event` accepted so far */
-    of: (event: string) => accepted.filter((d) => d.envelope?.event === event),
+    /** deliveries of `event` accepted so far (`/v1`'s envelope names it `event`, the platform's `type`) */
+    of: (event: string) => accepted.filter((d) => (d.envelope?.event ?? d.envelope?.type) === event),
     stop: () => {
       server.closeAllConnections();
       return new Promise((r) => server.close(r));
