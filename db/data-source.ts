@@ -32,6 +32,7 @@ import { PlatformTicketFacts1732240000002 } from './migrations/1732240000002-Pla
 import { WebhookSecretRotation1732240000010 } from './migrations/1732240000010-WebhookSecretRotation';
 import { PlatformAutomations1732240000020 } from './migrations/1732240000020-PlatformAutomations';
 import { PlatformFirstResponseBackfill1732240000030 } from './migrations/1732240000030-PlatformFirstResponseBackfill';
+import { WebhookEnvironments1732240000050 } from './migrations/1732240000050-WebhookEnvironments';
 
 // Schema changes only ever come from the hand-written migrations listed here;
 // `synchronize` stays off so TypeORM never alters a table by itself.
@@ -63,6 +64,7 @@ export const MIGRATIONS = [
   WebhookSecretRotation1732240000010,
   PlatformAutomations1732240000020,
   PlatformFirstResponseBackfill1732240000030,
+  WebhookEnvironments1732240000050,
 ];
 
 /** The node-postgres pool TypeORM built for each DataSource (set by `initialize()`). */

@@ -69,7 +69,7 @@ export async function platformTenantWithEndpoints(databaseUrl: string, r: Receiv
       const { secret } = await registerEndpoint(
         db,
         { secretKey: masterKey({ webhookSecretKey: process.env.WEBHOOK_SECRET_KEY }), urlPolicy: { allowLoopback: true } },
-        { api: 'platform', workspaceId: tenant.workspaceId, url: `${r.url}${path}`, events: PLATFORM_PHASE_EVENTS, description: `bench receiver ${path}`, active: true, maxPerWorkspace: 20 },
+        { api: 'platform', environment: 'test', workspaceId: tenant.workspaceId, url: `${r.url}${path}`, events: PLATFORM_PHASE_EVENTS, description: `bench receiver ${path}`, active: true, maxPerWorkspace: 20 },
       );
       r.setSecret(path, secret);
     }

@@ -50,6 +50,10 @@ export class Event {
   @Column({ type: 'text', default: 'ticketing' })
   api!: WebhookApiName;
 
+  /** a platform event's environment (its ticket's): it goes to that environment's endpoints only; null for the ticketing API's */
+  @Column({ type: 'text', nullable: true })
+  environment!: 'live' | 'test' | null;
+
   /** the claim that took it: one `webhook-batch/<batch id>` workflow per claim */
   @Column({ name: 'batch_id', type: 'text', nullable: true })
   batchId!: string | null;

@@ -16,6 +16,7 @@ export const ENDPOINT_WORKSPACE_OF = {
 /** A registered webhook receiver; soft-deleted so its delivery log keeps its foreign key. */
 @Entity({ name: 'webhook_endpoints' })
 @Check('webhook_endpoints_api_check', `api IN ('ticketing', 'platform')`)
+@Check('webhook_endpoints_environment_check', `environment IN ('live', 'test')`)
 @Index('webhook_endpoints_ws', ['workspaceId'], { where: 'deleted_at IS NULL' })
 export class WebhookEndpoint {
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'webhook_endpoints_pkey' })
@@ -79,6 +80,10 @@ export class WebhookEndpoint {
   /** the webhook API it belongs to (domain/webhooks/apis.ts): its schedule, envelope and signatures */
   @Column({ type: 'text', default: 'ticketing' })
   api!: WebhookApiName;
+
+  /** a platform endpoint's environment (its events only: 'live' or 'test'); null for the ticketing API's */
+  @Column({ type: 'text', nullable: true })
+  environment!: 'live' | 'test' | null;
 
   /** why: 'manual' (active=false by hand) or 'delivery_failed' (a schedule's pause-endpoint step) */
   @Column({ name: 'paused_reason', type: 'text', nullable: true })

@@ -31,15 +31,17 @@ export interface NewEvent {
   dedupeKey: string;
   /** the webhook API whose endpoints it goes to; default 'ticketing' */
   api?: WebhookApiName;
+  /** a platform event's environment (its ticket's): only that environment's endpoints receive it */
+  environment?: 'live' | 'test';
 }
 
 /** Appends to the outbox inside the caller's transaction; a second event with the same dedupeKey is dropped. */
 export async function recordEvent(executor: Executor, e: NewEvent): Promise<void> {
   await sql(
     executor,
-    `INSERT INTO events (id, workspace_id, type, subject_id, data, occurred_at, dedupe_key, api)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (dedupe_key) DO NOTHING`,
-    [e.id ?? newId('evt'), e.workspaceId, e.type, e.subjectId, JSON.stringify(e.data), e.at, e.dedupeKey, e.api ?? DEFAULT_WEBHOOK_API],
+    `INSERT INTO events (id, workspace_id, type, subject_id, data, occurred_at, dedupe_key, api, environment)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (dedupe_key) DO NOTHING`,
+    [e.id ?? newId('evt'), e.workspaceId, e.type, e.subjectId, JSON.stringify(e.data), e.at, e.dedupeKey, e.api ?? DEFAULT_WEBHOOK_API, e.environment ?? null],
   );
 }
 
@@ -53,6 +55,8 @@ export interface OutboxEvent {
   batch_id: string | null;
   /** the webhook API whose endpoints it goes to */
   api: string;
+  /** a platform event's environment; null for the ticketing API's */
+  environment: string | null;
 }
 
 /**
@@ -63,7 +67,7 @@ export interface OutboxEvent {
 export async function lockUndispatchedEvents(executor: Executor, limit: number, reclaimAfterMs: number): Promise<OutboxEvent[]> {
   const { rows } = await sql<OutboxEvent>(
     executor,
-    `SELECT id, workspace_id, type, data, occurred_at, claimed_at, batch_id, api FROM events
+    `SELECT id, workspace_id, type, data, occurred_at, claimed_at, batch_id, api, environment FROM events
       WHERE dispatched_at IS NULL
         AND (claimed_at IS NULL OR claimed_at < now() - make_interval(secs => $2::double precision / 1000))
       ORDER BY occurred_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`,

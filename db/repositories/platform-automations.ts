@@ -7,19 +7,8 @@ import { sql, type Executor, type SqlExecutor } from '../db';
 const COLUMNS = `a.id, a.organization_id AS "organizationId", a.workspace_id AS "workspaceId", a.environment, a.name, a.trigger,
   a.conditions, a.actions, a.active, a.created_by AS "createdBy", a.created_at AS "createdAt", a.updated_at AS "updatedAt"`;
 
-export interface NewPlatformAutomation {
-  id: string;
-  organizationId: string;
-  workspaceId: string;
-  environment: PlatformEnvironment;
-  name: string;
-  trigger: AutomationTrigger;
-  conditions: AutomationCondition[];
-  actions: AutomationAction[];
-  active: boolean;
-  createdBy: string;
-  now: Date;
-}
+/** A rule as stored, before it has its times: the record's fields, its creator and the time of the create. */
+export type NewPlatformAutomation = Omit<PlatformAutomationRecord, 'createdBy' | 'createdAt' | 'updatedAt'> & { createdBy: string; now: Date };
 
 export async function insertPlatformAutomation(executor: Executor, a: NewPlatformAutomation): Promise<PlatformAutomationRecord> {
   const { rows } = await sql<PlatformAutomationRecord>(

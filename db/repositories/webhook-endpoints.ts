@@ -24,12 +24,15 @@ const SHOWN = {
   api: true,
   pausedAt: true,
   pausedReason: true,
+  environment: true,
 } as const;
 
 export interface NewEndpoint {
   id: string;
   /** default the column's, 'ticketing' */
   api?: WebhookApiName;
+  /** a platform endpoint's environment (the registering token's); none for the ticketing API */
+  environment?: 'live' | 'test';
   workspaceId: string;
   url: string;
   events: string[];
@@ -75,19 +78,19 @@ export async function listEndpoints(executor: Executor, workspaceId: string): Pr
 /** The live endpoints of these workspaces, with what the fan-out needs to route events. */
 export async function liveEndpointsOf(executor: Executor, workspaceIds: string[]) {
   return managerOf(executor).find(WebhookEndpoint, {
-    select: { id: true, workspaceId: true, events: true, active: true, api: true },
+    select: { id: true, workspaceId: true, events: true, active: true, api: true, environment: true },
     where: { workspaceId: In(workspaceIds), ...notDeleted },
   });
 }
 
-/** A page of one workspace's live endpoints of one API, oldest first, and how many there are. */
+/** A page of one workspace's live endpoints of one API (and environment, when given), oldest first, and how many there are. */
 export async function pageOfEndpoints(
   executor: Executor,
-  o: { api: WebhookApiName; workspaceId: string; offset: number; limit: number },
+  o: { api: WebhookApiName; workspaceId: string; environment?: 'live' | 'test'; offset: number; limit: number },
 ): Promise<{ rows: EndpointRecord[]; total: number }> {
   const [rows, total] = await managerOf(executor).findAndCount(WebhookEndpoint, {
     select: SHOWN,
-    where: { workspaceId: o.workspaceId, api: o.api, ...notDeleted },
+    where: { workspaceId: o.workspaceId, api: o.api, ...(o.environment ? { environment: o.environment } : {}), ...notDeleted },
     order: { createdAt: 'ASC', id: 'ASC' },
     skip: o.offset,
     take: o.limit,

@@ -47,12 +47,13 @@ export async function applyPlatformTicketChange(db: Db, step: PlatformTicketStep
         at: step.at,
         dedupeKey: `platform-ticket:${after.id}:${step.version}:${type}`,
         api: 'platform',
+        environment: after.environment,
       });
     }
     if (automation) {
       const type = 'automation.fired';
       const dedupeKey = automationFiredKey(after.id, step.version, automation.fired.automation_id);
-      await recordEvent(m, { workspaceId: after.workspaceId, type, subjectId: after.id, data: automation.fired, at: step.at, dedupeKey, api: 'platform' });
+      await recordEvent(m, { workspaceId: after.workspaceId, type, subjectId: after.id, data: automation.fired, at: step.at, dedupeKey, api: 'platform', environment: after.environment });
     }
     return factsOf(after);
   });

@@ -4,32 +4,19 @@
 // nobody learns what exists), an agent a 403, a workspace pending deletion a 409, a
 // workspace at its limit of rules a 409; a reference that is not the workspace's a 400.
 import type { Db, Executor } from '../../db/db';
-import { countPlatformAutomations, insertPlatformAutomation } from '../../db/repositories/platform-automations';
+import { countPlatformAutomations, insertPlatformAutomation, type NewPlatformAutomation } from '../../db/repositories/platform-automations';
 import { lockPlatformWorkspace } from '../../db/repositories/platform-workspaces';
 import { hasRole, reachesWorkspace, type PlatformCaller } from './access.rules';
 import { checkAutomationReferences } from './automation-references';
 import {
   checkAutomationRule,
   MAX_AUTOMATIONS_PER_WORKSPACE,
-  type AutomationAction,
-  type AutomationCondition,
-  type AutomationTrigger,
   type PlatformAutomationRecord,
 } from './automation.rules';
 import { platformConflict, platformForbidden, platformNotFound } from './errors';
-import type { PlatformEnvironment } from './types';
 
-export interface NewAutomationInput {
-  automationId: string;
-  workspaceId: string;
-  environment: PlatformEnvironment;
-  name: string;
-  trigger: AutomationTrigger;
-  conditions: AutomationCondition[];
-  actions: AutomationAction[];
-  active: boolean;
-  now: Date;
-}
+/** What the API asks for: the new rule's fields (its organisation and creator are the caller's). */
+export type NewAutomationInput = Omit<NewPlatformAutomation, 'id' | 'organizationId' | 'createdBy'> & { automationId: string };
 
 /**
  * `first` runs first in the create's transaction: the route binds the Idempotency-Key to

@@ -55,6 +55,7 @@ export async function createPlatformTicket(executor: Executor, caller: PlatformC
     at: input.now,
     dedupeKey: `platform-ticket:${ticket.id}:1`,
     api: 'platform',
+    environment: ticket.environment,
   });
   return ticket;
 }

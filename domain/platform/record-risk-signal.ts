@@ -41,6 +41,7 @@ export async function assessPlatformRisk(db: Db, assessor: PlatformRiskAssessor,
     at: now,
     dedupeKey: riskSignalDedupeKey(ticket.id, replyId),
     api: 'platform',
+    environment: ticket.environment,
   });
   return { ...none, signal };
 }

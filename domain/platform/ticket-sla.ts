@@ -53,6 +53,7 @@ export async function breachPlatformTicketSla(db: Db, req: PlatformSlaBreachRequ
       at: req.dueAt,
       dedupeKey: `platform-ticket:${row.id}:sla:${req.policy}`,
       api: 'platform',
+      environment: row.environment,
     });
     return { breached: true };
   });

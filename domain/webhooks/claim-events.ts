@@ -60,7 +60,7 @@ async function createDeliveries(q: Executor, events: OutboxEvent[], apis?: Webho
   const rows: NewDelivery[] = [];
   for (const e of events) {
     const { envelope } = webhookApi(e.api, apis);
-    for (const ep of subscribersOf({ workspaceId: e.workspace_id, type: e.type, api: e.api }, endpoints)) {
+    for (const ep of subscribersOf({ workspaceId: e.workspace_id, type: e.type, api: e.api, environment: e.environment }, endpoints)) {
       const id = newId('evt');
       rows.push({
         id,

@@ -5,17 +5,30 @@ export interface RoutedEvent {
   workspaceId: string;
   type: string;
   api: string;
+  /** a platform event's environment (live or test data); null or absent for an API without environments */
+  environment?: string | null;
 }
 
 export interface RoutableEndpoint {
   workspaceId: string;
   events: string[];
   api: string;
+  environment?: string | null;
 }
 
-/** The endpoints `event` goes to: of its workspace and its API, subscribed to its type (paused ones too: their row is `skipped`). */
+/**
+ * The endpoints `event` goes to: of its workspace, its API and its environment (live and
+ * test data never meet; both null for the ticketing API), subscribed to its type (paused
+ * ones too: their row is `skipped`).
+ */
 export function subscribersOf<E extends RoutableEndpoint>(event: RoutedEvent, endpoints: readonly E[]): E[] {
-  return endpoints.filter((ep) => ep.workspaceId === event.workspaceId && ep.api === event.api && ep.events.includes(event.type));
+  return endpoints.filter(
+    (ep) =>
+      ep.workspaceId === event.workspaceId &&
+      ep.api === event.api &&
+      (ep.environment ?? null) === (event.environment ?? null) &&
+      ep.events.includes(event.type),
+  );
 }
 
 /**

@@ -19,6 +19,8 @@ export interface EndpointDeps {
 
 export interface NewEndpointInput {
   api: WebhookApiName;
+  /** an API with environments (the platform's): the one whose events it receives */
+  environment?: 'live' | 'test';
   workspaceId: string;
   url: string;
   events: string[];

@@ -29,7 +29,7 @@ test('a rule applies to a matching ticket and fires once, delivered to a platfor
   const registered = await registerEndpoint(
     api.deps.db,
     { secretKey: masterKey(api.deps.config), urlPolicy: { allowLoopback: true } },
-    { api: 'platform', workspaceId: t.workspaceId, url: receiver.url, events: ['automation.fired'], description: 'automations', active: true, maxPerWorkspace: 10 },
+    { api: 'platform', environment: 'test', workspaceId: t.workspaceId, url: receiver.url, events: ['automation.fired'], description: 'automations', active: true, maxPerWorkspace: 10 },
   );
   secret = registered.secret;
   const rule = await api.request('POST', '/platform/v1/automations', {

@@ -51,7 +51,7 @@ test('a risk-worded ticket emits exactly one risk_signal.triggered, delivered si
   const registered = await registerEndpoint(
     api.deps.db,
     { secretKey: masterKey(api.deps.config), urlPolicy: { allowLoopback: true } },
-    { api: 'platform', workspaceId: t.workspaceId, url: receiver.url, events: ['risk_signal.triggered'], description: 'risk', active: true, maxPerWorkspace: 10 },
+    { api: 'platform', environment: 'test', workspaceId: t.workspaceId, url: receiver.url, events: ['risk_signal.triggered'], description: 'risk', active: true, maxPerWorkspace: 10 },
   );
   secret = registered.secret;
 

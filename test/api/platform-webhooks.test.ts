@@ -29,14 +29,29 @@ async function registered(t: PlatformTenant, over: Record<string, unknown> = {})
 }
 
 describe('POST /platform/v1/webhooks', () => {
+  it("an endpoint belongs to its token's environment: the other environment's tokens neither list nor reach it", async () => {
+    const t = await platformTenant(api);
+    const live = await platformMember(api, t, 'admin', { environment: 'live' });
+    const testOne = (await post(t.adminToken, body())).body;
+    const liveOne = await post(live.token, body());
+    assert.equal(liveOne.status, 201, JSON.stringify(liveOne.body));
+    assert.equal(liveOne.body.environment, 'live');
+    const listed = async (token: string) => (await api.request('GET', '/platform/v1/webhooks', { token })).body.data.map((w: { id: string }) => w.id);
+    assert.deepEqual(await listed(t.adminToken), [testOne.id]);
+    assert.deepEqual(await listed(live.token), [liveOne.body.id]);
+    assertPlatformError(await api.request('GET', `/platform/v1/webhooks/${liveOne.body.id}`, { token: t.adminToken }), 404, 'not_found');
+    assertPlatformError(await api.request('DELETE', `/platform/v1/webhooks/${testOne.id}`, { token: live.token }), 404, 'not_found');
+  });
+
   it('registers an endpoint of the token workspace: snake_case, the secret only here, no-store', async () => {
     const t = await platformTenant(api);
     const res = await post(t.adminToken, body({ description: 'Helpdesk sync' }));
     assert.equal(res.status, 201, JSON.stringify(res.body));
     const w = res.body;
     assert.match(w.id, /^wh_/);
-    assert.deepEqual(Object.keys(w), ['id', 'workspace_id', 'url', 'events', 'description', 'active', 'paused_reason', 'paused_at', 'secret', 'created_at', 'updated_at']);
+    assert.deepEqual(Object.keys(w), ['id', 'workspace_id', 'environment', 'url', 'events', 'description', 'active', 'paused_reason', 'paused_at', 'secret', 'created_at', 'updated_at']);
     assert.equal(w.workspace_id, t.workspaceId);
+    assert.equal(w.environment, 'test', "the registering token's environment");
     assert.deepEqual(w.events, ['ticket.created', 'ticket.resolved']);
     assert.equal(w.active, true);
     assert.equal(w.paused_reason, null);

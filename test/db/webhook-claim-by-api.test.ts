@@ -55,7 +55,7 @@ beforeAll(async () => {
   ({ workspaceId: platformWorkspaceId } = await createPlatformTenant(db, { name: 'Claim by API' }));
   platformEndpoint = newId('wh');
   const secretBox = encryptSecret(key, newEndpointSecret(), platformEndpoint);
-  await insertEndpointRow(db, { id: platformEndpoint, api: 'platform', workspaceId: platformWorkspaceId, url: 'https://hooks.example.com/p', events: ['ticket.created'], description: '', active: true, secretBox }, Infinity);
+  await insertEndpointRow(db, { id: platformEndpoint, api: 'platform', environment: 'test', workspaceId: platformWorkspaceId, url: 'https://hooks.example.com/p', events: ['ticket.created'], description: '', active: true, secretBox }, Infinity);
 }, 60_000);
 
 afterAll(async () => {
@@ -63,7 +63,8 @@ afterAll(async () => {
   await throwaway?.drop();
 });
 
-const event = (api?: string) =>
+/** An event of `api` (a platform one of `environment`, default its endpoint's: test). */
+const event = (api?: string, environment: 'live' | 'test' = 'test') =>
   recordEvent(db, {
     workspaceId: api === 'platform' ? platformWorkspaceId : workspaceId,
     type: 'ticket.created',
@@ -72,6 +73,7 @@ const event = (api?: string) =>
     at: new Date(),
     dedupeKey: `claim-by-api:${newId('evt')}`,
     ...(api && { api: api as NewEvent['api'] }),
+    ...(api === 'platform' && { environment }),
   });
 
 const deliveriesOf = async (ids: string[]) =>
@@ -87,6 +89,16 @@ test('events of one API are one batch, delivered to that API’s endpoints only,
   const rows = await deliveriesOf(batches[0].deliveryIds);
   assert.deepEqual(rows.map((r) => r.endpoint_id), [ticketingEndpoint, ticketingEndpoint]);
   assert.equal(JSON.parse(rows[0].body).workspaceId, workspaceId); // the ticketing envelope
+});
+
+test('a platform event of the other environment reaches no endpoint: live and test data never meet', async () => {
+  await event('platform', 'live');
+  const batches = await claimEvents(db, { limit: 10, reclaimAfterMs: 30_000, apis: APIS });
+  assert.deepEqual(batches, [], 'nothing to send: the only platform endpoint is a test one');
+  const { rows } = await db.query(
+    `SELECT count(*)::int AS n FROM webhook_deliveries d JOIN events e ON e.id = d.event_id WHERE e.environment = 'live'`,
+  );
+  assert.equal(rows[0].n, 0);
 });
 
 test('a claim holding events of two APIs is one batch per API, each to its own endpoints in its own envelope', async () => {

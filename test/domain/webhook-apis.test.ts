@@ -52,7 +52,8 @@ describe('routing events to endpoints', () => {
   const ep = (id: string, workspaceId: string, api: string, events: string[]) => ({ id, workspaceId, api, events });
   const endpoints = [
     ep('wh_a', 'ws_1', 'ticketing', ['ticket.created', 'ticket.closed']),
-    ep('wh_b', 'ws_1', 'platform', ['ticket.created']),
+    { ...ep('wh_b', 'ws_1', 'platform', ['ticket.created']), environment: 'live' },
+    { ...ep('wh_e', 'ws_1', 'platform', ['ticket.created']), environment: 'test' },
     ep('wh_c', 'ws_2', 'ticketing', ['ticket.created']),
     ep('wh_d', 'ws_1', 'ticketing', ['message.created']),
   ];
@@ -60,9 +61,15 @@ describe('routing events to endpoints', () => {
   it('an event goes to the subscribed endpoints of its workspace and of its API only', () => {
     const ids = (event: { workspaceId: string; type: string; api: string }) => subscribersOf(event, endpoints).map((e) => e.id);
     assert.deepEqual(ids({ workspaceId: 'ws_1', type: 'ticket.created', api: 'ticketing' }), ['wh_a']);
-    assert.deepEqual(ids({ workspaceId: 'ws_1', type: 'ticket.created', api: 'platform' }), ['wh_b']);
+    assert.deepEqual(ids({ workspaceId: 'ws_1', type: 'ticket.created', api: 'platform' }), []); // wh_b is a live endpoint: an event with no environment is none of its
     assert.deepEqual(ids({ workspaceId: 'ws_2', type: 'ticket.created', api: 'ticketing' }), ['wh_c']);
     assert.deepEqual(ids({ workspaceId: 'ws_1', type: 'sla.breached', api: 'ticketing' }), []);
+  });
+
+  it("a platform event goes to its environment's endpoints only: live and test data never meet", () => {
+    const ids = (environment: string) => subscribersOf({ workspaceId: 'ws_1', type: 'ticket.created', api: 'platform', environment }, endpoints).map((e) => e.id);
+    assert.deepEqual(ids('live'), ['wh_b']);
+    assert.deepEqual(ids('test'), ['wh_e']);
   });
 
   it('a claim is one batch per API, in the order each API first appears; one API is one batch', () => {

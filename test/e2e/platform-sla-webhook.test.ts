@@ -35,7 +35,7 @@ beforeAll(async () => {
   const registered = await registerEndpoint(
     api.deps.db,
     { secretKey: masterKey(api.deps.config), urlPolicy: { allowLoopback: true } },
-    { api: 'platform', workspaceId: t.workspaceId, url: receiver.url, events: ['ticket.sla_breached'], description: 'SLA e2e', active: true, maxPerWorkspace: 20 },
+    { api: 'platform', environment: 'test', workspaceId: t.workspaceId, url: receiver.url, events: ['ticket.sla_breached'], description: 'SLA e2e', active: true, maxPerWorkspace: 20 },
   );
   secret = registered.secret;
 });

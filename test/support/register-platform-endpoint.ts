@@ -13,7 +13,7 @@ export async function registerPlatformEndpoint(
   const { endpoint, secret } = await registerEndpoint(
     db,
     { secretKey: masterKey(config), urlPolicy: { allowLoopback: true } },
-    { api: 'platform', workspaceId: input.workspaceId, url: input.url, events: input.events, description: input.description ?? 'fault run receiver', active: true, maxPerWorkspace: 20 },
+    { api: 'platform', environment: 'test', workspaceId: input.workspaceId, url: input.url, events: input.events, description: input.description ?? 'fault run receiver', active: true, maxPerWorkspace: 20 },
   );
   return { id: endpoint.id, secret };
 }

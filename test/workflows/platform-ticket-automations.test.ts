@@ -7,7 +7,6 @@
 import assert from 'node:assert/strict';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
-import { createPlatformTicketActivities } from '../../activities/platform/tickets';
 import { connectDb, type Db } from '../../db/db';
 import { findPlatformTicket } from '../../db/repositories/platform-tickets';
 import type { AutomationAction, AutomationCondition, AutomationTrigger } from '../../domain/platform/automation.rules';
@@ -20,6 +19,7 @@ import { loadConfig } from '../../lib/config';
 import { newId } from '../../lib/ids';
 import { PLATFORM_TICKET_WORKFLOW_TYPE, patchTicketUpdate, platformTicketWorkflowId, replyTicketUpdate } from '../../workflows/platform-ticket/contract';
 import { eventually } from '../support/eventually';
+import { platformTicketActivities } from '../support/platform-ticket-activities';
 import { timeSkippingEnv } from '../support/temporal';
 
 const TASK_QUEUE = 'platform-ticket-automations-test';
@@ -36,7 +36,7 @@ beforeAll(async () => {
     connection: env.nativeConnection,
     taskQueue: TASK_QUEUE,
     workflowsPath: require.resolve('../../workflows/queues/platform'),
-    activities: createPlatformTicketActivities({ db }),
+    activities: platformTicketActivities(db),
   });
   running = worker.run();
 }, 120_000);

@@ -30,6 +30,7 @@ import {
   type PlatformTicketActivities,
 } from '../../workflows/platform-ticket/contract';
 import { eventually } from '../support/eventually';
+import { platformTicketActivities } from '../support/platform-ticket-activities';
 import { timeSkippingEnv } from '../support/temporal';
 
 const TASK_QUEUE = 'platform-ticket-sla-test';
@@ -51,15 +52,14 @@ beforeAll(async () => {
   tenant = await createPlatformTenant(db, { name: `SLA ${process.pid}` });
   env = await timeSkippingEnv();
   const real = createPlatformTicketActivities({ db });
-  const activities: PlatformTicketActivities = {
-    ...real,
-    async breachPlatformTicketSla(req) {
+  const activities = platformTicketActivities(db, {
+    async breachPlatformTicketSla(req: Parameters<PlatformTicketActivities['breachPlatformTicketSla']>[0]) {
       breachCalls++;
       const result = await real.breachPlatformTicketSla(req);
       if (loseFirstBreachAnswer.delete(req.ticketId)) throw new Error('the answer was lost after the commit');
       return result;
     },
-  };
+  });
   worker = await Worker.create({ connection: env.nativeConnection, taskQueue: TASK_QUEUE, workflowsPath: require.resolve('../../workflows/queues/platform'), activities });
   running = worker.run();
 }, 120_000);

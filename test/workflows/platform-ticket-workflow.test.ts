@@ -6,8 +6,6 @@ import assert from 'node:assert/strict';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
-import { createPlatformRiskActivities } from '../../activities/platform/risk';
-import { createPlatformTicketActivities } from '../../activities/platform/tickets';
 import { connectDb, type Db } from '../../db/db';
 import { findPlatformTicket } from '../../db/repositories/platform-tickets';
 import { createPlatformTenant, type PlatformTenant } from '../../domain/platform/create-tenant';
@@ -25,6 +23,7 @@ import {
   restoreTicketUpdate,
   unassignUserUpdate,
 } from '../../workflows/platform-ticket/contract';
+import { platformTicketActivities } from '../support/platform-ticket-activities';
 import { timeSkippingEnv } from '../support/temporal';
 
 const TASK_QUEUE = 'platform-ticket-timers-test';
@@ -45,7 +44,7 @@ beforeAll(async () => {
     connection: env.nativeConnection,
     taskQueue: TASK_QUEUE,
     workflowsPath: require.resolve('../../workflows/queues/platform'),
-    activities: { ...createPlatformTicketActivities({ db }), ...createPlatformRiskActivities({ db }) },
+    activities: platformTicketActivities(db),
   });
   running = worker.run();
 }, 120_000);

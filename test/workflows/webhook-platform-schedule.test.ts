@@ -77,7 +77,7 @@ async function platformEndpoint(t: PlatformTenant): Promise<string> {
   const { endpoint } = await registerEndpoint(
     db,
     { secretKey: key, urlPolicy: { allowLoopback: true } },
-    { api: 'platform', workspaceId: t.workspaceId, url: receiver.url, events: ['ticket.created'], description: '', active: true, maxPerWorkspace: 20 },
+    { api: 'platform', environment: 'test', workspaceId: t.workspaceId, url: receiver.url, events: ['ticket.created'], description: '', active: true, maxPerWorkspace: 20 },
   );
   return endpoint.id;
 }

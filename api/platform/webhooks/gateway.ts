@@ -9,7 +9,7 @@ import { webhookRefusals } from '../../../domain/webhooks/errors';
 import { registerEndpoint } from '../../../domain/webhooks/register-endpoint';
 import { removeEndpoint } from '../../../domain/webhooks/remove-endpoint';
 import { rotateSecret } from '../../../domain/webhooks/rotate-secret';
-import { attemptsOf, findLoggedDelivery } from '../../../db/repositories/webhook-deliveries';
+import { attemptsOf, findLoggedDelivery } from '../../../db/repositories/webhook-delivery-log';
 import type { EndpointChange, EndpointRecord } from '../../../db/repositories/webhook-endpoints';
 import { masterKey } from '../../../lib/crypto/master-key';
 import type { UrlPolicyOptions } from '../../../lib/webhooks/url-policy';
@@ -25,7 +25,7 @@ const urlPolicy = (deps: AppDeps): UrlPolicyOptions => ({ allowLoopback: deps.co
 /** A new endpoint of the platform API, with its signing secret (shown once). */
 export const createWebhook = (
   deps: AppDeps,
-  body: { workspaceId: string; url: string; events: string[]; description: string; active: boolean },
+  body: { workspaceId: string; environment: 'live' | 'test'; url: string; events: string[]; description: string; active: boolean },
 ): Promise<{ endpoint: EndpointRecord; secret: string }> =>
   registerEndpoint(
     deps.db,

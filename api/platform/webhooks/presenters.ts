@@ -2,7 +2,7 @@
 // snake_case, timestamps through api/kit/dates.ts, never a secret (the create's and the
 // rotation's answers add theirs in the route).
 import type { WebhookAttempt as AttemptRow } from '../../../db/entities';
-import type { DeliveryRow } from '../../../db/repositories/webhook-deliveries';
+import type { DeliveryRow } from '../../../db/repositories/webhook-delivery-log';
 import type { EndpointRecord } from '../../../db/repositories/webhook-endpoints';
 import type { PlatformEventType } from '../../../domain/platform/webhook-events';
 import { iso, isoOrNull } from '../../kit/dates';
@@ -12,6 +12,7 @@ export function presentWebhook(row: EndpointRecord): Webhook {
   return {
     id: row.id,
     workspace_id: row.workspaceId,
+    environment: row.environment ?? 'live',
     url: row.url,
     events: row.events as PlatformEventType[],
     description: row.description,

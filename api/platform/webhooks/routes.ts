@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { findPlatformWorkspace } from '../../../db/repositories/platform-workspaces';
-import { attemptsOf, offsetPageOfDeliveries } from '../../../db/repositories/webhook-deliveries';
+import { attemptsOf, offsetPageOfDeliveries } from '../../../db/repositories/webhook-delivery-log';
 import { findEndpoint, pageOfEndpoints, type EndpointRecord } from '../../../db/repositories/webhook-endpoints';
 import { hasRole, reachesWorkspace } from '../../../domain/platform/access.rules';
 import { platformForbidden, platformNotFound } from '../../../domain/platform/errors';
@@ -38,12 +38,15 @@ export function platformWebhooksRouter(deps: AppDeps, auth: Middleware): Router 
     const workspaceId = id ?? caller.workspaceId;
     return visibleRow(findPlatformWorkspace(deps.db, workspaceId), (w) => reachesWorkspace(caller, w), () => platformNotFound('workspace', workspaceId));
   };
-  /** A live platform endpoint of a workspace the caller reaches, else 404 (a /v1 endpoint's id too). */
+  /**
+   * A live platform endpoint of the caller's environment in a workspace the caller reaches,
+   * else 404 (a /v1 endpoint's id, or the other environment's, too).
+   */
   const webhookOf = (caller: PlatformPrincipal, id: string): Promise<EndpointRecord> =>
     visibleRow(
       looksLikeId(id, 'wh') ? findEndpoint(deps.db, id) : null,
       async (e) => {
-        if (e.api !== 'platform') return false;
+        if (e.api !== 'platform' || e.environment !== caller.environment) return false;
         const w = await findPlatformWorkspace(deps.db, e.workspaceId);
         return w !== null && reachesWorkspace(caller, w);
       },
@@ -54,7 +57,7 @@ export function platformWebhooksRouter(deps: AppDeps, auth: Middleware): Router 
     const caller = adminOf(ctx);
     const body = parse(CreateWebhookRequest, ctx.request.body);
     const workspace = await workspaceOf(caller, body.workspace_id);
-    const { endpoint, secret } = await createWebhook(deps, { workspaceId: workspace.id, url: body.url, events: body.events, description: body.description, active: body.active });
+    const { endpoint, secret } = await createWebhook(deps, { workspaceId: workspace.id, environment: caller.environment, url: body.url, events: body.events, description: body.description, active: body.active });
     const { created_at, updated_at, ...rest } = presentWebhook(endpoint);
     // the signing secret is in the answer: no-store, and sealed in the idempotency store
     carriesSecret(ctx);
@@ -66,7 +69,7 @@ export function platformWebhooksRouter(deps: AppDeps, auth: Middleware): Router 
     const caller = adminOf(ctx);
     const q = parse(ListWebhooksQuery, ctx.query);
     const workspace = await workspaceOf(caller, q.workspace_id);
-    const { rows, total } = await pageOfEndpoints(deps.db, { api: 'platform', workspaceId: workspace.id, ...offsetAndLimit(q) });
+    const { rows, total } = await pageOfEndpoints(deps.db, { api: 'platform', workspaceId: workspace.id, environment: caller.environment, ...offsetAndLimit(q) });
     ctx.body = platformList(ctx, rows.map(presentWebhook), total, q);
   });
 

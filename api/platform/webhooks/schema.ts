@@ -4,8 +4,8 @@ import { z } from '../../zod';
 import { json, jsonBody } from '../../kit/openapi';
 import { errorResponses, registry, security } from '../openapi';
 import { text } from '../../kit/fields';
-import { PLATFORM_EVENT_TYPES, isPlatformEventType, type PlatformEventType } from '../../../domain/platform/webhook-events';
-import { MAX_URL_LENGTH } from '../../../lib/webhooks/url-policy';
+import { PLATFORM_EVENT_TYPES } from '../../../domain/platform/webhook-events';
+import { endpointUrlField, eventTypesField } from '../../kit/webhook-fields';
 import { PlatformListSchema, PlatformPageQuery } from '../paging';
 
 /** Live endpoints per workspace (paused ones count, deleted ones do not), as on /v1. */
@@ -16,36 +16,8 @@ export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'skipped'] a
 export const webhookId = z.string().openapi({ example: 'wh_01jd3k8xq7m2c4v9b0n6t5r8ya' });
 export const deliveryId = z.string().openapi({ example: 'evt_01jd3k8xq7m2c4v9b0n6t5r8ya' });
 
-// Our own messages: zod's enum error would not say that `*` is a wildcard we do not support.
-const EventsField = z
-  .array(z.string().max(100, 'must be at most 100 characters'), { invalid_type_error: 'must be an array of event types' })
-  .min(1, 'must list at least one event type')
-  .max(50, 'must list at most 50 event types')
-  .superRefine((list, ctx) => {
-    list.forEach((v, i) => {
-      if (isPlatformEventType(v)) return;
-      const message =
-        v.trim() === '*'
-          ? `wildcard '*' is not supported; subscribe to each event type explicitly: ${PLATFORM_EVENT_TYPES.join(', ')}`
-          : `unknown event type '${v}'; one of ${PLATFORM_EVENT_TYPES.join(', ')}`;
-      ctx.addIssue({ code: z.ZodIssueCode.custom, path: [i], message });
-    });
-  })
-  // duplicates collapse to one subscription, in the caller's order
-  .transform((list) => [...new Set(list)] as PlatformEventType[])
-  .openapi({
-    type: 'array',
-    minItems: 1,
-    items: { type: 'string', enum: [...PLATFORM_EVENT_TYPES] },
-    description: 'At least one; explicit types only (no `*`); duplicates are collapsed.',
-  } as object);
-
-// Shape only: whether the URL is HTTPS to a public address needs DNS (the domain's URL policy).
-const UrlField = text(MAX_URL_LENGTH, { required: true }).openapi({
-  format: 'uri',
-  description: 'HTTPS to a publicly reachable host. Plain HTTP, private, loopback, link-local and metadata addresses are refused (400).',
-  example: 'https://hooks.example.com/support',
-});
+const EventsField = eventTypesField(PLATFORM_EVENT_TYPES);
+const UrlField = endpointUrlField();
 const DescriptionField = text(MAX_DESCRIPTION_LENGTH).openapi({ description: `A label, at most ${MAX_DESCRIPTION_LENGTH} characters.` });
 const ActiveField = z.boolean({ invalid_type_error: 'must be true or false' }).openapi({
   description: 'false pauses the endpoint; true resumes it (what was skipped meanwhile is not sent again)',
@@ -80,6 +52,7 @@ export type DeliveriesQuery = z.infer<typeof DeliveriesQuery>;
 const endpointShape = {
   id: webhookId,
   workspace_id: z.string(),
+  environment: z.enum(['live', 'test']).openapi({ description: "The registering token's environment: the endpoint receives that environment's events only" }),
   url: z.string(),
   events: z.array(z.enum(PLATFORM_EVENT_TYPES)),
   description: z.string(),

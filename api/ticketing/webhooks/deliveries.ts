@@ -1,11 +1,11 @@
 // The endpoint's delivery log as the API pages it: the opaque cursor over (created_at, id)
-// and its status filter. The table's SQL is in db/repositories/webhook-deliveries.ts.
-import { pageOfDeliveries, type DeliveryRow } from '../../../db/repositories/webhook-deliveries';
+// and its status filter. The table's SQL is in db/repositories/webhook-delivery-log.ts.
+import { pageOfDeliveries, type DeliveryRow } from '../../../db/repositories/webhook-delivery-log';
 import type { Executor } from '../../../db/db';
 import { cursorPage, decodeCursor, encodeCursor } from '../../kit/pagination';
 import type { DeliveriesQuery } from './schema';
 
-export { attemptsOf, findLoggedDelivery as findDelivery, type DeliveryRow } from '../../../db/repositories/webhook-deliveries';
+export { attemptsOf, findLoggedDelivery as findDelivery, type DeliveryRow } from '../../../db/repositories/webhook-delivery-log';
 
 const CURSOR_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 

@@ -2,7 +2,7 @@
 // the zod schemas the routes validate with, and their OpenAPI paths.
 import type { EventType } from '../../../db/repositories/events';
 import type { PlatformEventType } from '../../../domain/platform/webhook-events';
-import { MAX_URL_LENGTH } from '../../../lib/webhooks/url-policy';
+import { endpointUrlField, eventTypesField } from '../../kit/webhook-fields';
 import { z } from '../../zod';
 import { registry, errorResponses, json, jsonBody as body, security } from '../openapi-registry';
 import { intQuery } from '../../kit/pagination';
@@ -30,40 +30,8 @@ export const MAX_ENDPOINTS_PER_WORKSPACE = 20;
 export const MAX_DESCRIPTION_LENGTH = 500;
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'skipped'] as const;
 
-const isEventType = (v: string): v is WebhookEventType => (WEBHOOK_EVENT_TYPES as readonly string[]).includes(v);
-
-// A plain string array with our own messages: zod's enum error would not say that `*`
-// is a wildcard we do not support, which is the likeliest mistake.
-const EventsField = z
-  .array(z.string().max(100, 'must be at most 100 characters'), { invalid_type_error: 'must be an array of event types' })
-  .min(1, 'must list at least one event type')
-  .max(50, 'must list at most 50 event types')
-  .superRefine((list, ctx) => {
-    list.forEach((v, i) => {
-      if (isEventType(v)) return;
-      const message =
-        v.trim() === '*'
-          ? `wildcard '*' is not supported; subscribe to each event type explicitly: ${WEBHOOK_EVENT_TYPES.join(', ')}`
-          : `unknown event type '${v}'; one of ${WEBHOOK_EVENT_TYPES.join(', ')}`;
-      ctx.addIssue({ code: z.ZodIssueCode.custom, path: [i], message });
-    });
-  })
-  // Duplicates collapse to one subscription, in the caller's order.
-  .transform((list) => [...new Set(list)] as WebhookEventType[])
-  .openapi({
-    type: 'array',
-    minItems: 1,
-    items: { type: 'string', enum: [...WEBHOOK_EVENT_TYPES] },
-    description: 'At least one; explicit types only (no `*`); duplicates are collapsed.',
-  } as object);
-
-// Shape only; whether the URL is HTTPS and publicly reachable needs DNS, so the route
-// checks that with lib/webhooks/url-policy.ts after parsing.
-const UrlField = text(MAX_URL_LENGTH, { required: true }).openapi({
-  format: 'uri',
-  description: 'HTTPS to a publicly reachable host. Plain HTTP, private, loopback, link-local and metadata addresses are rejected.',
-  example: 'https://hooks.example.com/support',
-});
+const EventsField = eventTypesField(WEBHOOK_EVENT_TYPES);
+const UrlField = endpointUrlField();
 const DescriptionField = text(MAX_DESCRIPTION_LENGTH).openapi({ description: `A label, at most ${MAX_DESCRIPTION_LENGTH} characters.` });
 const ActiveField = z.boolean({ invalid_type_error: 'must be true or false' }).openapi({ description: 'false means paused' });
 
