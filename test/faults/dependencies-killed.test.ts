@@ -113,6 +113,9 @@ afterAll(async () => {
   await platformReceiver?.stop();
 });
 
+/** Where a run is, at once on stderr (jest holds console output until the file ends): a stall shows where it stands. */
+const progress = (what: string) => process.stderr.write(`[faults ${new Date().toISOString()}] ${what}\n`);
+
 test('kill each dependency in turn under a create load: nothing lost or doubled, one signed delivery per ticket', async () => {
   const load = createLoad({
     baseUrl: api.baseUrl,
@@ -153,11 +156,13 @@ test('kill each dependency in turn under a create load: nothing lost or doubled,
   const killedAt: Array<{ fault: string; at: number }> = [];
   await sleep(2000);
   for (const [name, kill, restart] of faults) {
+    progress(`kill: ${name}`);
     killedAt.push({ fault: name, at: Date.now() });
     await kill();
     await sleep(DOWN_MS);
     await restart();
     const restartedAt = Date.now();
+    progress(`restarted: ${name}`);
     // a worker may have given up while Temporal or PostgreSQL was down: a supervisor
     // (npm start) restarts it, so does this test
     for (const w of workers.filter((w) => !w.running)) extraRestarts.push(`${w.name} after ${name}`);
@@ -176,7 +181,9 @@ test('kill each dependency in turn under a create load: nothing lost or doubled,
   }
   load.stop();
   platformLoad.stop();
+  progress('load stopping');
   await running;
+  progress('load stopped; draining');
   const loadEndedAt = Date.now();
   await Promise.all(workers.filter((w) => !w.running).map((w) => w.start()));
   // the time to recover after each restart: until a new create is answered 201, and until

@@ -34,8 +34,9 @@ export interface CarefulClientOptions {
   /** an attempt not answered by then is a `timeout` (and retried) */
   answerBoundMs: number;
   retryDelayMs: number;
+  /** fail the run when an operation is still refused after this long (a fault lasts ~10 s): a stall shows its last answers instead of outliving the test */
+  giveUpMs?: number;
 }
-
 
 export function carefulClient(o: CarefulClientOptions) {
   async function attempt(op: Operation): Promise<Attempt & { body?: any }> {
@@ -56,7 +57,11 @@ export function carefulClient(o: CarefulClientOptions) {
 
   /** Runs the operation until it is answered 2xx; throws on an answer a careful client does not retry. */
   async function run<T>(op: Operation<T>): Promise<T> {
+    const since = Date.now();
     for (;;) {
+      if (o.giveUpMs !== undefined && Date.now() - since > o.giveUpMs) {
+        throw new Error(`${op.path} (${op.key}) still refused after ${o.giveUpMs} ms: ${JSON.stringify(op.attempts.slice(-3))}`);
+      }
       const a = await attempt(op);
       const { body, ...kept } = a;
       op.attempts.push(kept);

@@ -38,6 +38,7 @@ export function createPlatformLoad(o: PlatformLoadOptions) {
   const ops: PlatformOp[] = [];
   let tickets = 0;
   let on = true;
+  const GIVE_UP_MS = 90_000;
   const auth = { authorization: `Bearer ${o.tenant.adminToken}` };
   const client = carefulClient({
     baseUrl: o.baseUrl,
@@ -46,6 +47,7 @@ export function createPlatformLoad(o: PlatformLoadOptions) {
     inProgress: (body) => body?.error?.code === 'idempotency_request_in_progress',
     answerBoundMs: o.answerBoundMs,
     retryDelayMs: 250,
+    giveUpMs: GIVE_UP_MS,
   });
 
   /** The ticket's status as GET answers it (undefined when that fails: the caller goes on retrying). */
@@ -58,9 +60,17 @@ export function createPlatformLoad(o: PlatformLoadOptions) {
     }
   }
 
-  /** A PATCH retried with the same body until answered 200 (or a close found already applied). */
+  /**
+   * A PATCH retried with the same body until answered 200 (or a close found already
+   * applied). Bounded: a change still refused after GIVE_UP_MS fails the run with its
+   * last answer (an outage here lasts about 10 s), instead of retrying until the test's timeout.
+   */
   async function patch(op: PlatformOp): Promise<void> {
+    const since = Date.now();
     for (;;) {
+      if (Date.now() - since > GIVE_UP_MS) {
+        throw new Error(`PATCH ${op.path} ${JSON.stringify(op.body)} still refused after ${GIVE_UP_MS} ms: ${JSON.stringify(op.attempts.slice(-3))}`);
+      }
       const at = Date.now();
       let a: Attempt;
       let body: any;
