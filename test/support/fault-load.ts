@@ -29,6 +29,8 @@ export interface LoadOptions {
   maxCreates: number;
 }
 
+/** A probe still refused this long after a restart fails the run (creates are back within seconds). */
+const PROBE_GIVE_UP_MS = 90_000;
 
 export function createLoad(o: LoadOptions) {
   const creates: Create[] = [];
@@ -66,6 +68,8 @@ export function createLoad(o: LoadOptions) {
     for (let i = 0; ; i++) {
       const a = await client.attempt(create(`probe-${since}-${i}`, `probe ${since}/${i}`));
       if (a.status === 201) return { ms: Date.now() - since, id: a.body.id };
+      // creates are back within seconds of a restart: a probe still refused after this fails the run with what it got
+      if (Date.now() - since > PROBE_GIVE_UP_MS) throw new Error(`creates still refused ${PROBE_GIVE_UP_MS} ms after the restart: last ${a.status} ${JSON.stringify(a.body)}`);
       await sleep(200);
     }
   }
