@@ -35,10 +35,15 @@ export function platformRouter(deps: AppDeps): Router {
   serveOpenApi(router, platformOpenApiDocument);
   // every route of the resource routers takes a token (the two above stay public)
   const auth = platformAuth(deps);
-  for (const r of [platformTokensRouter(deps, auth), platformWorkspacesRouter(deps, auth), platformTicketsRouter(deps, auth), platformUsersRouter(deps, auth), platformAutomationsRouter(deps, auth)]) {
-    router.use(r.routes());
-  }
-  router.use(platformWebhooksRouter(deps, auth).routes());
-  router.use(platformAnalyticsRouter(deps, auth).routes());
+  const resources = [
+    platformTokensRouter,
+    platformWorkspacesRouter,
+    platformTicketsRouter,
+    platformUsersRouter,
+    platformAutomationsRouter,
+    platformWebhooksRouter,
+    platformAnalyticsRouter,
+  ];
+  for (const resource of resources) router.use(resource(deps, auth).routes());
   return router;
 }

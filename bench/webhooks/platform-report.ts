@@ -1,10 +1,10 @@
-// The platform phase's part of the webhook bench's report (issue 39, "Benchmark"): its
+// The platform phase's part of the webhook bench's report (docs/benchmarks.md, "The platform phase"): its
 // aims and its section beside /v1's main run.
 import { distRow, f0, f1, ms, pct, phaseRow, row, sep } from './format';
 import type { Measured, TargetCheck, WebhookResults } from './report';
 
 /**
- * The platform phase's aims (issue 39, "Benchmark"): p99 under 500 ms from the change to
+ * The platform phase's aims (docs/benchmarks.md, "The platform phase"): p99 under 500 ms from the change to
  * the receiver, 0 lost, and its ratio to the same run's Temporal peer, computed as the /v1
  * aim computes it (deliveries/s of the phase ÷ the peer's workflows/s).
  */

@@ -57,8 +57,8 @@ export const PLATFORM_PHASE_EVENTS = ['ticket.created', 'ticket.updated', 'ticke
  * The platform phase's tenant (domain/platform/create-tenant.ts, as `npm run admin --
  * create-tenant` makes one; its admin's service_test_ token drives the changes) and two
  * platform endpoints on the receiver (`/pa`, `/pb`), registered with the webhook domain's
- * command with api 'platform' (the endpoints' HTTP routes, /platform/v1/webhooks, are
- * another part of issue 39). The secret is sealed with the same master key the worker
+ * command with api 'platform' (what POST /platform/v1/webhooks runs, without the request
+ * around it). The secret is sealed with the same master key the worker
  * opens it with (WEBHOOK_SECRET_KEY of .data/env, which the children inherit).
  */
 export async function platformTenantWithEndpoints(databaseUrl: string, r: Receiver): Promise<PlatformTenant> {

@@ -1,6 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-// Webhook endpoints of the platform API (issue 39): an endpoint's workspace is a ticketing
+// Webhook endpoints of the platform API (docs/platform.md, "Webhooks"): an endpoint's workspace is a ticketing
 // workspace or a platform workspace, by its `api`. One foreign key cannot point at either
 // table, so each API gets a generated column that holds workspace_id for its own rows only
 // (null otherwise) with its own foreign key: every endpoint still references a workspace

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-// The facts of a platform ticket that SLA breaches and analytics read (issue 39;
-// docs/platform.md, "SLA breaches" and "Analytics"), written by the ticket's workflow:
+// The facts of a platform ticket that SLA breaches and analytics read (docs/platform.md,
+// "SLA breaches" and "Analytics"), written by the ticket's workflow:
 // when it was first answered (its first published reply) and when each SLA policy was
 // breached (at most once per policy per ticket). Existing tickets have none of them yet.
 export class PlatformTicketFacts1732240000002 implements MigrationInterface {

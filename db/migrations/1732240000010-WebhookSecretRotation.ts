@@ -1,6 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-// Secret rotation for both webhook APIs (issue 39; docs/webhooks.md, "Secret rotation"):
+// Secret rotation for both webhook APIs (docs/webhooks.md, "Secret rotation"):
 // the secret a rotation replaced, sealed like secret_box (bound to the endpoint id), and
 // until when deliveries still carry its signature beside the new one's (24 h). Both null
 // on an endpoint never rotated, or once the window has passed and a rotation cleared it.

@@ -1,6 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-// Platform automations (issue 39; docs/platform.md, "Automations"): a workspace's rules, each
+// Platform automations (docs/platform.md, "Automations"): a workspace's rules, each
 // of one environment (live or test, as the token that made it), with a trigger, conditions
 // and actions as jsonb (their shapes: domain/platform/automation.rules.ts). Hard-deleted by
 // DELETE; they go with their workspace (the foreign key cascades when the purge deletes

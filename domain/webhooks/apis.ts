@@ -50,7 +50,7 @@ const TICKETING: WebhookApi & { name: 'ticketing' } = Object.freeze({
 /**
  * The platform spec (`/platform/v1`): its schedule (then the endpoint is paused), its
  * snake_case envelope, `X-Service-Signature` (hex HMAC-SHA256 of the body) plus the
- * Standard Webhooks headers (issue 39: receivers may verify either); the pause email goes
+ * Standard Webhooks headers (receivers may verify either: docs/webhooks.md); the pause email goes
  * to the workspace's admins. Its endpoints: api/platform/webhooks.
  */
 const PLATFORM: WebhookApi & { name: 'platform' } = Object.freeze({

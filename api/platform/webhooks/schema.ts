@@ -1,4 +1,4 @@
-// Platform webhook endpoints (issue 39; docs/platform.md, "Webhooks"): the request and
+// Platform webhook endpoints (docs/platform.md, "Webhooks"): the request and
 // response schemas the routes validate and answer with, and their OpenAPI paths.
 import { z } from '../../zod';
 import { json, jsonBody } from '../../kit/openapi';
