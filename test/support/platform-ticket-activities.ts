@@ -5,6 +5,6 @@ import { createPlatformRiskActivities } from '../../activities/platform/risk';
 import { createPlatformTicketActivities } from '../../activities/platform/tickets';
 import type { Db } from '../../db/db';
 
-export function platformTicketActivities(db: Db, overrides: Record<string, (...args: any[]) => Promise<unknown>> = {}) {
+export function platformTicketActivities(db: Db, overrides: object = {}) {
   return { ...createPlatformTicketActivities({ db }), ...createPlatformRiskActivities({ db }), ...overrides };
 }

@@ -5,82 +5,38 @@
 // trigger each other fire once each; a rule whose actions change nothing does not fire; a
 // rule's step re-run after a crash is neither lost nor applied twice.
 import assert from 'node:assert/strict';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
-import { connectDb, type Db } from '../../db/db';
 import { findPlatformTicket } from '../../db/repositories/platform-tickets';
 import type { AutomationAction, AutomationCondition, AutomationTrigger } from '../../domain/platform/automation.rules';
 import { applyPlatformTicketChange } from '../../domain/platform/apply-ticket-change';
 import { createPlatformAutomation } from '../../domain/platform/create-automation';
 import { createPlatformTenant } from '../../domain/platform/create-tenant';
-import { createPlatformTicket } from '../../domain/platform/create-ticket';
+import type { PlatformEnvironment } from '../../domain/platform/types';
 import { draftPlatformReply } from '../../domain/platform/reply-draft';
-import { loadConfig } from '../../lib/config';
 import { newId } from '../../lib/ids';
-import { PLATFORM_TICKET_WORKFLOW_TYPE, patchTicketUpdate, platformTicketWorkflowId, replyTicketUpdate } from '../../workflows/platform-ticket/contract';
+import { patchTicketUpdate, replyTicketUpdate } from '../../workflows/platform-ticket/contract';
 import { eventually } from '../support/eventually';
-import { platformTicketActivities } from '../support/platform-ticket-activities';
-import { timeSkippingEnv } from '../support/temporal';
+import { platformTicketSuite, tenantAdmin } from '../support/platform-ticket-suite';
 
-const TASK_QUEUE = 'platform-ticket-automations-test';
-const config = loadConfig();
-let env: TestWorkflowEnvironment;
-let worker: Worker;
-let running: Promise<void>;
-let db: Db;
-
-beforeAll(async () => {
-  db = await connectDb(config.databaseUrl, 5);
-  env = await timeSkippingEnv();
-  worker = await Worker.create({
-    connection: env.nativeConnection,
-    taskQueue: TASK_QUEUE,
-    workflowsPath: require.resolve('../../workflows/queues/platform'),
-    activities: platformTicketActivities(db),
-  });
-  running = worker.run();
-}, 120_000);
-
-afterAll(async () => {
-  worker?.shutdown();
-  await running;
-  await env?.teardown();
-  await db?.close();
-});
+const suite = platformTicketSuite('platform-ticket-automations-test', { tenantName: 'Automations' });
 
 /** A tenant of its own per test: its rules act on its tickets only. */
 async function workspace() {
-  const tenant = await createPlatformTenant(db, { name: `Automations ${process.pid} ${newId('req')}` });
-  const caller = { organizationId: tenant.organizationId, workspaceId: tenant.workspaceId, userId: tenant.adminUserId, role: 'admin' as const, isOrgAdmin: true };
+  const tenant = await createPlatformTenant(suite.db, { name: `Automations ${process.pid} ${newId('req')}` });
   const rule = (name: string, trigger: AutomationTrigger, conditions: AutomationCondition[], actions: AutomationAction[]) =>
-    createPlatformAutomation(db, caller, { automationId: newId('aut'), workspaceId: tenant.workspaceId, environment: 'test', name, trigger, conditions, actions, active: true, now: new Date() });
+    createPlatformAutomation(suite.db, tenantAdmin(tenant), { automationId: newId('aut'), workspaceId: tenant.workspaceId, environment: 'test', name, trigger, conditions, actions, active: true, now: new Date() });
   /** A stored ticket (as the API writes it) and its running workflow. */
-  const ticket = async (subject: string) => {
-    const ticketId = newId('tkt');
-    await db.transaction((m) =>
-      createPlatformTicket(m, caller, {
-        ticketId, environment: 'test', channelId: tenant.channelIds.email, subject, body: 'text', contactEmail: 'p@example.com',
-        priority: 'normal', assigneeId: null, tags: [], now: new Date(),
-      }),
-    );
-    const handle = await env.client.workflow.start(PLATFORM_TICKET_WORKFLOW_TYPE, {
-      taskQueue: TASK_QUEUE,
-      workflowId: platformTicketWorkflowId(ticketId),
-      args: [{ ticketId, workspaceId: tenant.workspaceId, assigneeId: null }],
-    });
-    return { ticketId, handle };
-  };
+  const ticket = (subject: string, environment: PlatformEnvironment = 'test') => suite.ticket({ tenant, subject, body: 'text', environment });
   return { tenant, rule, ticket };
 }
 
-const row = async (id: string) => (await findPlatformTicket(db, id))!;
+const row = async (id: string) => (await findPlatformTicket(suite.db, id))!;
 /** The ticket's `automation.fired` events: [automation_id, trigger] in the order recorded. */
 async function fired(ticketId: string): Promise<Array<[string, string]>> {
-  const { rows } = await db.query(`SELECT data FROM events WHERE subject_id = $1 AND type = 'automation.fired' ORDER BY occurred_at, id`, [ticketId]);
+  const { rows } = await suite.db.query(`SELECT data FROM events WHERE subject_id = $1 AND type = 'automation.fired' ORDER BY occurred_at, id`, [ticketId]);
   return rows.map((r) => [r.data.automation_id, r.data.trigger]);
 }
 const updatedEvents = async (ticketId: string) =>
-  (await db.query(`SELECT count(*)::int AS n FROM events WHERE subject_id = $1 AND type = 'ticket.updated'`, [ticketId])).rows[0].n as number;
+  (await suite.db.query(`SELECT count(*)::int AS n FROM events WHERE subject_id = $1 AND type = 'ticket.updated'`, [ticketId])).rows[0].n as number;
 
 test('on create: a matching ticket.created rule fires once and sets off a ticket.updated rule; a rule that does not match stays quiet', async () => {
   const w = await workspace();
@@ -101,7 +57,7 @@ test('on create: a matching ticket.created rule fires once and sets off a ticket
   assert.equal(after.version, 3, 'one step per rule that fired');
   assert.deepEqual(await fired(t.ticketId), [[refund.id, 'ticket.created'], [escalate.id, 'ticket.updated']]);
   assert.equal(await updatedEvents(t.ticketId), 2);
-  const { rows } = await db.query(`SELECT data FROM events WHERE subject_id = $1 AND type = 'automation.fired' AND data->>'automation_id' = $2`, [t.ticketId, refund.id]);
+  const { rows } = await suite.db.query(`SELECT data FROM events WHERE subject_id = $1 AND type = 'automation.fired' AND data->>'automation_id' = $2`, [t.ticketId, refund.id]);
   assert.deepEqual(rows[0].data, {
     automation_id: refund.id,
     ticket_id: t.ticketId,
@@ -132,7 +88,7 @@ test('on ticket.updated: a rule fires after a PATCH and after a reply, once each
   assert.deepEqual(await fired(t.ticketId), [[pending.id, 'ticket.updated'], [replied.id, 'ticket.updated']]);
 
   // a reply records ticket.updated: the rules are asked again, and neither changes anything now
-  const replyId = await draftPlatformReply(db, t.ticketId, w.tenant.agentUserId, 'on its way');
+  const replyId = await draftPlatformReply(suite.db, t.ticketId, w.tenant.agentUserId, 'on its way');
   await t.handle.executeUpdate(replyTicketUpdate, { args: [{ replyId }] });
   assert.equal((await fired(t.ticketId)).length, 2);
 
@@ -173,23 +129,11 @@ test('a rule that closes the ticket ends the run; a ticket of the other environm
   assert.equal(r.status, 'closed');
   assert.ok(r.closedAt);
   assert.deepEqual(await fired(t.ticketId), [[closer.id, 'ticket.created']]);
-  const { rows } = await db.query(`SELECT type FROM events WHERE subject_id = $1 ORDER BY occurred_at, id`, [t.ticketId]);
+  const { rows } = await suite.db.query(`SELECT type FROM events WHERE subject_id = $1 ORDER BY occurred_at, id`, [t.ticketId]);
   assert.deepEqual(rows.map((e) => e.type).sort(), ['automation.fired', 'ticket.closed', 'ticket.created', 'ticket.updated']);
 
   // the same subject on a live ticket: the test rule does not see it
-  const liveId = newId('tkt');
-  const caller = { organizationId: w.tenant.organizationId, workspaceId: w.tenant.workspaceId, userId: w.tenant.adminUserId, role: 'admin' as const, isOrgAdmin: true };
-  await db.transaction((m) =>
-    createPlatformTicket(m, caller, {
-      ticketId: liveId, environment: 'live', channelId: w.tenant.channelIds.email, subject: 'Buy spam now', body: '', contactEmail: 'p@example.com',
-      priority: 'normal', assigneeId: null, tags: [], now: new Date(),
-    }),
-  );
-  const live = await env.client.workflow.start(PLATFORM_TICKET_WORKFLOW_TYPE, {
-    taskQueue: TASK_QUEUE,
-    workflowId: platformTicketWorkflowId(liveId),
-    args: [{ ticketId: liveId, workspaceId: w.tenant.workspaceId, assigneeId: null }],
-  });
+  const { ticketId: liveId, handle: live } = await w.ticket('Buy spam now', 'live');
   await live.executeUpdate(patchTicketUpdate, { args: [{ status: 'pending' }] }); // after the created round
   assert.equal((await row(liveId)).status, 'pending');
   assert.deepEqual(await fired(liveId), []);
@@ -202,7 +146,7 @@ test("a rule's step whose number another rule took (a workflow task re-run after
   const t = await w.ticket('Crash in between');
   await t.handle.terminate('the steps are applied by hand below');
   const step = (version: number, automationId: string) =>
-    applyPlatformTicketChange(db, { ticketId: t.ticketId, version, at: new Date().toISOString(), change: { kind: 'automation', automationId, trigger: 'ticket.updated' } });
+    applyPlatformTicketChange(suite.db, { ticketId: t.ticketId, version, at: new Date().toISOString(), change: { kind: 'automation', automationId, trigger: 'ticket.updated' } });
   assert.equal(((await step(2, x.id)) as { version: number }).version, 2);
   assert.equal(((await step(2, x.id)) as { version: number }).version, 2, 'a retry of X: as stored');
   // the re-run asks for Y at 2, which X took: Y is stored as step 3

@@ -5,87 +5,39 @@
 // stuck), a failed attempt is retried by the activity policy and the signal recorded once; the
 // run ends only once its assessments have settled.
 import assert from 'node:assert/strict';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
 import { createPlatformRiskActivities } from '../../activities/platform/risk';
-import { createPlatformTicketActivities } from '../../activities/platform/tickets';
-import { connectDb, type Db } from '../../db/db';
-import { createPlatformTenant, type PlatformTenant } from '../../domain/platform/create-tenant';
-import { createPlatformTicket } from '../../domain/platform/create-ticket';
 import { draftPlatformReply } from '../../domain/platform/reply-draft';
-import { loadConfig } from '../../lib/config';
-import { newId } from '../../lib/ids';
 import {
   patchTicketUpdate,
-  PLATFORM_TICKET_WORKFLOW_TYPE,
-  platformTicketWorkflowId,
   replyTicketUpdate,
   type PlatformRiskActivities,
 } from '../../workflows/platform-ticket/contract';
 import { eventually } from '../support/eventually';
-import { timeSkippingEnv } from '../support/temporal';
-
-const TASK_QUEUE = 'platform-ticket-risk-test';
-let env: TestWorkflowEnvironment;
-let worker: Worker;
-let running: Promise<void>;
-let db: Db;
-let tenant: PlatformTenant;
+import { platformTicketSuite } from '../support/platform-ticket-suite';
 
 /** The real activity behind a gate the test opens, failing its first call for `failFirst` tickets. */
 let gate: Promise<void> = Promise.resolve();
 const failFirst = new Set<string>();
 const calls: Array<{ ticketId: string; replyId: string | null }> = [];
 
-beforeAll(async () => {
-  db = await connectDb(loadConfig().databaseUrl, 5);
-  tenant = await createPlatformTenant(db, { name: `Risk workflow ${process.pid}` });
-  env = await timeSkippingEnv();
-  const real = createPlatformRiskActivities({ db });
-  const risk: PlatformRiskActivities = {
-    async assessPlatformRisk(input) {
-      calls.push({ ticketId: input.ticketId, replyId: input.replyId ?? null });
-      await gate;
-      if (failFirst.delete(input.ticketId)) throw new Error('model unavailable (test)');
-      return real.assessPlatformRisk(input);
-    },
-  };
-  worker = await Worker.create({
-    connection: env.nativeConnection,
-    taskQueue: TASK_QUEUE,
-    workflowsPath: require.resolve('../../workflows/queues/platform'),
-    activities: { ...createPlatformTicketActivities({ db }), ...risk },
-  });
-  running = worker.run();
-}, 120_000);
-
-afterAll(async () => {
-  worker?.shutdown();
-  await running;
-  await env?.teardown();
-  await db?.close();
+const suite = platformTicketSuite('platform-ticket-risk-test', {
+  tenantName: 'Risk workflow',
+  activities: (db): PlatformRiskActivities => {
+    const real = createPlatformRiskActivities({ db });
+    return {
+      async assessPlatformRisk(input) {
+        calls.push({ ticketId: input.ticketId, replyId: input.replyId ?? null });
+        await gate;
+        if (failFirst.delete(input.ticketId)) throw new Error('model unavailable (test)');
+        return real.assessPlatformRisk(input);
+      },
+    };
+  },
 });
-
-async function ticket(subject: string, body: string) {
-  const ticketId = newId('tkt');
-  const caller = { organizationId: tenant.organizationId, workspaceId: tenant.workspaceId, userId: tenant.adminUserId, role: 'admin' as const, isOrgAdmin: true };
-  const now = new Date(await env.currentTimeMs());
-  await db.transaction((m) =>
-    createPlatformTicket(m, caller, {
-      ticketId, environment: 'test', channelId: tenant.channelIds.email, subject, body, contactEmail: 'p@example.com',
-      priority: 'normal', assigneeId: null, tags: [], now,
-    }),
-  );
-  const handle = await env.client.workflow.start(PLATFORM_TICKET_WORKFLOW_TYPE, {
-    taskQueue: TASK_QUEUE,
-    workflowId: platformTicketWorkflowId(ticketId),
-    args: [{ ticketId, workspaceId: tenant.workspaceId, assigneeId: null }],
-  });
-  return { ticketId, handle };
-}
+const ticket = (subject: string, body: string) => suite.ticket({ subject, body });
 
 const signals = async (ticketId: string) =>
-  (await db.query(`SELECT data FROM events WHERE subject_id = $1 AND type = 'risk_signal.triggered' ORDER BY occurred_at, id`, [ticketId])).rows.map(
+  (await suite.db.query(`SELECT data FROM events WHERE subject_id = $1 AND type = 'risk_signal.triggered' ORDER BY occurred_at, id`, [ticketId])).rows.map(
     (r) => [r.data.source, r.data.signal, r.data.reply_id] as const,
   );
 
@@ -94,9 +46,9 @@ test('a risk-worded ticket: its signal once, from its first run; a benign reply 
   await eventually(async () => (await signals(ticketId)).length === 1, { what: 'the ticket signal' });
   assert.deepEqual(await signals(ticketId), [['ticket', 'fraud', null]]);
 
-  const benign = await draftPlatformReply(db, ticketId, tenant.agentUserId, 'Thanks, we have blocked the card and cancelled those subscriptions.');
+  const benign = await draftPlatformReply(suite.db, ticketId, suite.tenant.agentUserId, 'Thanks, we have blocked the card and cancelled those subscriptions.');
   await handle.executeUpdate(replyTicketUpdate, { args: [{ replyId: benign }] });
-  const risky = await draftPlatformReply(db, ticketId, tenant.agentUserId, 'I will find where you live and hurt you, you worthless idiots.');
+  const risky = await draftPlatformReply(suite.db, ticketId, suite.tenant.agentUserId, 'I will find where you live and hurt you, you worthless idiots.');
   await handle.executeUpdate(replyTicketUpdate, { args: [{ replyId: risky }] });
   await handle.executeUpdate(patchTicketUpdate, { args: [{ status: 'closed' }] });
   assert.equal(await handle.result(), 'closed');
@@ -115,7 +67,7 @@ test('a stuck assessment holds no change, a failed attempt is retried and record
   failFirst.add(t.ticketId);
   await eventually(() => calls.some((c) => c.ticketId === t.ticketId), { what: 'the assessment started' });
   // the ticket's changes go through while the assessment waits
-  const replyId = await draftPlatformReply(db, t.ticketId, tenant.agentUserId, 'We are looking into it.');
+  const replyId = await draftPlatformReply(suite.db, t.ticketId, suite.tenant.agentUserId, 'We are looking into it.');
   assert.equal((await t.handle.executeUpdate(replyTicketUpdate, { args: [{ replyId }] })).version, 2);
   assert.equal((await t.handle.executeUpdate(patchTicketUpdate, { args: [{ status: 'closed' }] })).status, 'closed');
   assert.equal((await t.handle.describe()).status.name, 'RUNNING', 'the closed run waits for its assessments');

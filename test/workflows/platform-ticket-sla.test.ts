@@ -7,90 +7,48 @@
 // high 4 h and 24 h.
 import assert from 'node:assert/strict';
 import { setTimeout as pause } from 'node:timers/promises';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
 import { createPlatformTicketActivities } from '../../activities/platform/tickets';
-import { connectDb, type Db } from '../../db/db';
 import { findPlatformTicketSla } from '../../db/repositories/platform-ticket-sla';
-import { createPlatformTenant, type PlatformTenant } from '../../domain/platform/create-tenant';
-import { createPlatformTicket } from '../../domain/platform/create-ticket';
 import { draftPlatformReply } from '../../domain/platform/reply-draft';
 import { readPlatformTicketSla } from '../../domain/platform/ticket-sla';
 import { PlatformFirstResponseBackfill1732240000030 } from '../../db/migrations/1732240000030-PlatformFirstResponseBackfill';
 import type { PlatformTicketPriority } from '../../domain/platform/types';
-import { loadConfig } from '../../lib/config';
 import { newId } from '../../lib/ids';
 import {
   deleteTicketUpdate,
   patchTicketUpdate,
-  PLATFORM_TICKET_WORKFLOW_TYPE,
-  platformTicketWorkflowId,
   replyTicketUpdate,
   restoreTicketUpdate,
   type PlatformTicketActivities,
 } from '../../workflows/platform-ticket/contract';
 import { eventually } from '../support/eventually';
-import { platformTicketActivities } from '../support/platform-ticket-activities';
-import { timeSkippingEnv } from '../support/temporal';
+import { platformTicketSuite } from '../support/platform-ticket-suite';
 
-const TASK_QUEUE = 'platform-ticket-sla-test';
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
-const config = loadConfig();
-let env: TestWorkflowEnvironment;
-let worker: Worker;
-let running: Promise<void>;
-let db: Db;
-let tenant: PlatformTenant;
 /** tickets whose first breach answer is lost after it committed (the activity is retried) */
 const loseFirstBreachAnswer = new Set<string>();
 let breachCalls = 0;
 
-beforeAll(async () => {
-  db = await connectDb(config.databaseUrl, 5);
-  tenant = await createPlatformTenant(db, { name: `SLA ${process.pid}` });
-  env = await timeSkippingEnv();
-  const real = createPlatformTicketActivities({ db });
-  const activities = platformTicketActivities(db, {
-    async breachPlatformTicketSla(req: Parameters<PlatformTicketActivities['breachPlatformTicketSla']>[0]) {
-      breachCalls++;
-      const result = await real.breachPlatformTicketSla(req);
-      if (loseFirstBreachAnswer.delete(req.ticketId)) throw new Error('the answer was lost after the commit');
-      return result;
-    },
-  });
-  worker = await Worker.create({ connection: env.nativeConnection, taskQueue: TASK_QUEUE, workflowsPath: require.resolve('../../workflows/queues/platform'), activities });
-  running = worker.run();
-}, 120_000);
-
-afterAll(async () => {
-  worker?.shutdown();
-  await running;
-  await env?.teardown();
-  await db?.close();
+const suite = platformTicketSuite('platform-ticket-sla-test', {
+  tenantName: 'SLA',
+  activities: (db) => {
+    const real = createPlatformTicketActivities({ db });
+    return {
+      async breachPlatformTicketSla(req: Parameters<PlatformTicketActivities['breachPlatformTicketSla']>[0]) {
+        breachCalls++;
+        const result = await real.breachPlatformTicketSla(req);
+        if (loseFirstBreachAnswer.delete(req.ticketId)) throw new Error('the answer was lost after the commit');
+        return result;
+      },
+    };
+  },
 });
-
 /** A stored ticket (as the API writes it) and its running workflow; `createdAt` in ms. */
-async function ticket(priority: PlatformTicketPriority = 'critical') {
-  const ticketId = newId('tkt');
-  const caller = { organizationId: tenant.organizationId, workspaceId: tenant.workspaceId, userId: tenant.adminUserId, role: 'admin' as const, isOrgAdmin: true };
-  const createdAt = await env.currentTimeMs();
-  await db.transaction((m) =>
-    createPlatformTicket(m, caller, {
-      ticketId, environment: 'test', channelId: tenant.channelIds.email, subject: 'Account locked', body: 'Help', contactEmail: 'p@example.com',
-      priority, assigneeId: null, tags: [], now: new Date(createdAt),
-    }),
-  );
-  const handle = await env.client.workflow.start(PLATFORM_TICKET_WORKFLOW_TYPE, {
-    taskQueue: TASK_QUEUE,
-    workflowId: platformTicketWorkflowId(ticketId),
-    args: [{ ticketId, workspaceId: tenant.workspaceId, assigneeId: null }],
-  });
-  return { ticketId, handle, createdAt };
-}
+const ticket = (priority: PlatformTicketPriority = 'critical') => suite.ticket({ subject: 'Account locked', body: 'Help', priority });
 
-const sleepUntil = async (at: number) => env.sleep(Math.max(at - (await env.currentTimeMs()), 0));
+const sleepUntil = async (at: number) => suite.env.sleep(Math.max(at - (await suite.env.currentTimeMs()), 0));
 const iso = (ms: number) => new Date(ms).toISOString();
 
 interface BreachEvent {
@@ -99,10 +57,10 @@ interface BreachEvent {
   api: string;
 }
 async function breachEvents(ticketId: string): Promise<BreachEvent[]> {
-  const { rows } = await db.query(`SELECT data, occurred_at, api FROM events WHERE subject_id = $1 AND type = 'ticket.sla_breached' ORDER BY occurred_at`, [ticketId]);
+  const { rows } = await suite.db.query(`SELECT data, occurred_at, api FROM events WHERE subject_id = $1 AND type = 'ticket.sla_breached' ORDER BY occurred_at`, [ticketId]);
   return rows as BreachEvent[];
 }
-const slaRow = async (ticketId: string) => (await findPlatformTicketSla(db, ticketId))!;
+const slaRow = async (ticketId: string) => (await findPlatformTicketSla(suite.db, ticketId))!;
 
 /**
  * Nothing recorded: the event and column are absent. After a deadline has gone by, the
@@ -147,11 +105,11 @@ test('the first-response breach fires at its exact deadline, not a second before
 test('a reply in time meets the first response (first_response_at set): no breach at or after the deadline', async () => {
   const t = await ticket('critical');
   await sleepUntil(t.createdAt + 59 * MINUTE);
-  const replyId = await draftPlatformReply(db, t.ticketId, tenant.agentUserId, 'On it');
+  const replyId = await draftPlatformReply(suite.db, t.ticketId, suite.tenant.agentUserId, 'On it');
   await t.handle.executeUpdate(replyTicketUpdate, { args: [{ replyId }] });
   const answered = (await slaRow(t.ticketId)).firstResponseAt;
   assert.ok(answered, 'first_response_at is set by the first reply');
-  const second = await draftPlatformReply(db, t.ticketId, tenant.agentUserId, 'Still on it');
+  const second = await draftPlatformReply(suite.db, t.ticketId, suite.tenant.agentUserId, 'Still on it');
   await t.handle.executeUpdate(replyTicketUpdate, { args: [{ replyId: second }] });
   assert.equal((await slaRow(t.ticketId)).firstResponseAt?.toISOString(), answered.toISOString(), 'a later reply keeps the first time');
   await sleepUntil(t.createdAt + 2 * HOUR);
@@ -160,7 +118,7 @@ test('a reply in time meets the first response (first_response_at set): no breac
 
 test('resolving in time meets the resolution; reopened after the deadline, it breaches at once with the deadline as its time', async () => {
   const t = await ticket('critical');
-  const replyId = await draftPlatformReply(db, t.ticketId, tenant.agentUserId, 'Looking');
+  const replyId = await draftPlatformReply(suite.db, t.ticketId, suite.tenant.agentUserId, 'Looking');
   await t.handle.executeUpdate(replyTicketUpdate, { args: [{ replyId }] });
   await sleepUntil(t.createdAt + 7 * HOUR);
   await t.handle.executeUpdate(patchTicketUpdate, { args: [{ status: 'resolved' }] });
@@ -217,13 +175,13 @@ test('a reply published before first_response_at existed meets the first respons
   const t = await ticket('critical');
   const replyAt = t.createdAt + 10 * MINUTE;
   // what a worker of the code before the column left: a published reply, first_response_at null
-  await db.query(`INSERT INTO platform_ticket_replies (id, ticket_id, author_id, body, version, created_at) VALUES ($1, $2, $3, 'old', 2, $4)`, [
-    newId('rpl'), t.ticketId, tenant.agentUserId, new Date(replyAt),
+  await suite.db.query(`INSERT INTO platform_ticket_replies (id, ticket_id, author_id, body, version, created_at) VALUES ($1, $2, $3, 'old', 2, $4)`, [
+    newId('rpl'), t.ticketId, suite.tenant.agentUserId, new Date(replyAt),
   ]);
-  const read = await readPlatformTicketSla(db, t.ticketId);
+  const read = await readPlatformTicketSla(suite.db, t.ticketId);
   assert.ok(!('gone' in read) && read.firstResponded);
-  assert.equal((await db.query(`SELECT first_response_at FROM platform_tickets WHERE id = $1`, [t.ticketId])).rows[0].first_response_at, null);
-  await new PlatformFirstResponseBackfill1732240000030().up({ query: (text: string) => db.query(text) } as never);
+  assert.equal((await suite.db.query(`SELECT first_response_at FROM platform_tickets WHERE id = $1`, [t.ticketId])).rows[0].first_response_at, null);
+  await new PlatformFirstResponseBackfill1732240000030().up({ query: (text: string) => suite.db.query(text) } as never);
   assert.equal((await slaRow(t.ticketId)).firstResponseAt?.toISOString(), iso(replyAt));
   await t.handle.terminate('done');
 });

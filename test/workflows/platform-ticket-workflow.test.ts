@@ -3,80 +3,26 @@
 // (replies with it) at 30 d by the run's durable timer; a deactivated user's unassignment
 // applies once; a row that vanished with its workspace ends the run quietly.
 import assert from 'node:assert/strict';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
-import { connectDb, type Db } from '../../db/db';
 import { findPlatformTicket } from '../../db/repositories/platform-tickets';
-import { createPlatformTenant, type PlatformTenant } from '../../domain/platform/create-tenant';
-import { createPlatformTicket } from '../../domain/platform/create-ticket';
 import { draftPlatformReply } from '../../domain/platform/reply-draft';
-import { loadConfig } from '../../lib/config';
-import { newId } from '../../lib/ids';
 import {
   deleteTicketUpdate,
   patchTicketUpdate,
-  PLATFORM_TICKET_WORKFLOW_TYPE,
   platformTicketStateQuery,
-  platformTicketWorkflowId,
   replyTicketUpdate,
   restoreTicketUpdate,
   unassignUserUpdate,
 } from '../../workflows/platform-ticket/contract';
-import { platformTicketActivities } from '../support/platform-ticket-activities';
-import { timeSkippingEnv } from '../support/temporal';
+import { platformTicketSuite } from '../support/platform-ticket-suite';
 
-const TASK_QUEUE = 'platform-ticket-timers-test';
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-const config = loadConfig();
-let env: TestWorkflowEnvironment;
-let worker: Worker;
-let running: Promise<void>;
-let db: Db;
-let tenant: PlatformTenant;
+const suite = platformTicketSuite('platform-ticket-timers-test', { tenantName: 'Timers' });
+const ticket = (assigneeId: string | null = null) => suite.ticket({ priority: 'high', assigneeId });
 
-beforeAll(async () => {
-  db = await connectDb(config.databaseUrl, 5);
-  tenant = await createPlatformTenant(db, { name: `Timers ${process.pid}` });
-  env = await timeSkippingEnv();
-  worker = await Worker.create({
-    connection: env.nativeConnection,
-    taskQueue: TASK_QUEUE,
-    workflowsPath: require.resolve('../../workflows/queues/platform'),
-    activities: platformTicketActivities(db),
-  });
-  running = worker.run();
-}, 120_000);
-
-afterAll(async () => {
-  worker?.shutdown();
-  await running;
-  await env?.teardown();
-  await db?.close();
-});
-
-/** A stored ticket (as the API writes it) and its running workflow. */
-async function ticket(assigneeId: string | null = null) {
-  const ticketId = newId('tkt');
-  const caller = { organizationId: tenant.organizationId, workspaceId: tenant.workspaceId, userId: tenant.adminUserId, role: 'admin' as const, isOrgAdmin: true };
-  const now = new Date(await env.currentTimeMs());
-  await db.transaction((m) =>
-    createPlatformTicket(m, caller, {
-      ticketId, environment: 'test', channelId: tenant.channelIds.email, subject: 'Lost items', body: 'All gone', contactEmail: 'p@example.com',
-      priority: 'high', assigneeId, tags: [], now,
-    }),
-  );
-  const handle = await env.client.workflow.start(PLATFORM_TICKET_WORKFLOW_TYPE, {
-    taskQueue: TASK_QUEUE,
-    workflowId: platformTicketWorkflowId(ticketId),
-    args: [{ ticketId, workspaceId: tenant.workspaceId, assigneeId }],
-  });
-  return { ticketId, handle };
-}
-
-const sleepUntil = async (at: number) => env.sleep(Math.max(at - (await env.currentTimeMs()), 0));
-const row = (id: string) => findPlatformTicket(db, id);
+const sleepUntil = async (at: number) => suite.env.sleep(Math.max(at - (await suite.env.currentTimeMs()), 0));
+const row = (id: string) => findPlatformTicket(suite.db, id);
 const refusalCode = async (p: Promise<unknown>) => {
   try {
     await p;
@@ -101,12 +47,12 @@ test('a soft-deleted ticket: restorable at 29 d 23 h (and back to its status), g
   assert.equal(back.deletedAt, null);
   assert.equal(back.purgeAt, null);
   // the cancelled timer purges nothing
-  await env.sleep(2 * HOUR);
+  await suite.env.sleep(2 * HOUR);
   assert.ok(await row(a.ticketId), 'a restored ticket stays');
   assert.equal((await a.handle.query(platformTicketStateQuery)).deleted, false);
 
   const b = await ticket();
-  const replyId = await draftPlatformReply(db, b.ticketId, tenant.agentUserId, 'a reply that goes with it');
+  const replyId = await draftPlatformReply(suite.db, b.ticketId, suite.tenant.agentUserId, 'a reply that goes with it');
   await b.handle.executeUpdate(replyTicketUpdate, { args: [{ replyId }] });
   await b.handle.executeUpdate(deleteTicketUpdate);
   const purgeAt = new Date((await row(b.ticketId))!.purgeAt!).getTime();
@@ -116,7 +62,7 @@ test('a soft-deleted ticket: restorable at 29 d 23 h (and back to its status), g
   await sleepUntil(purgeAt);
   assert.equal(await b.handle.result(), 'purged');
   assert.equal(await row(b.ticketId), null);
-  const { rows } = await db.query(`SELECT count(*)::int AS n FROM platform_ticket_replies WHERE ticket_id = $1`, [b.ticketId]);
+  const { rows } = await suite.db.query(`SELECT count(*)::int AS n FROM platform_ticket_replies WHERE ticket_id = $1`, [b.ticketId]);
   assert.equal(rows[0].n, 0);
 });
 
@@ -134,23 +80,23 @@ test('restore at 30 d is 410 gone (the validator, even before the purge step has
 });
 
 test("a deactivated user's unassignment: once while open or pending, never twice, never on a resolved ticket", async () => {
-  const d = await ticket(tenant.agentUserId);
-  const first = await d.handle.executeUpdate(unassignUserUpdate, { args: [{ userId: tenant.agentUserId }] });
+  const d = await ticket(suite.tenant.agentUserId);
+  const first = await d.handle.executeUpdate(unassignUserUpdate, { args: [{ userId: suite.tenant.agentUserId }] });
   assert.equal(first.changed, true);
   assert.equal((await row(d.ticketId))!.assigneeId, null);
-  const again = await d.handle.executeUpdate(unassignUserUpdate, { args: [{ userId: tenant.agentUserId }] });
+  const again = await d.handle.executeUpdate(unassignUserUpdate, { args: [{ userId: suite.tenant.agentUserId }] });
   assert.equal(again.changed, false);
   assert.equal(again.version, first.version);
 
-  const e = await ticket(tenant.agentUserId);
+  const e = await ticket(suite.tenant.agentUserId);
   await e.handle.executeUpdate(patchTicketUpdate, { args: [{ status: 'resolved' }] });
-  assert.equal((await e.handle.executeUpdate(unassignUserUpdate, { args: [{ userId: tenant.agentUserId }] })).changed, false);
-  assert.equal((await row(e.ticketId))!.assigneeId, tenant.agentUserId);
+  assert.equal((await e.handle.executeUpdate(unassignUserUpdate, { args: [{ userId: suite.tenant.agentUserId }] })).changed, false);
+  assert.equal((await row(e.ticketId))!.assigneeId, suite.tenant.agentUserId);
 });
 
 test('a row that vanished (its workspace purged) ends the run quietly at the next change', async () => {
   const f = await ticket();
-  await db.query(`DELETE FROM platform_tickets WHERE id = $1`, [f.ticketId]);
+  await suite.db.query(`DELETE FROM platform_tickets WHERE id = $1`, [f.ticketId]);
   assert.equal(await refusalCode(f.handle.executeUpdate(patchTicketUpdate, { args: [{ priority: 'low' }] })), 'not_found');
   assert.equal(await f.handle.result(), 'purged');
 });
