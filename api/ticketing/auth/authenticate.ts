@@ -1,6 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import type { AppDeps } from '../../deps';
 import { errors } from '../errors';
+import { requireCsrf, sessionFor, webSessionStore } from '../../kit/session';
 import type { AuthContext } from '../access';
 import { authServices, type Resolved } from './credentials';
 import { gate, planLimits } from './rate-limit';
@@ -31,8 +32,26 @@ export function toAuthContext({ row, via, expiresAt }: Resolved): AuthContext {
 }
 
 /**
+ * A settings session (docs/settings.md, "Sessions") stands for its API key: the key is
+ * resolved by id as a bearer key would be, so revocation and rate limits are the key's.
+ * A key revoked since sign-in ends the session with the same 401.
+ */
+async function resolveSession(deps: AppDeps, ctx: Context): Promise<Resolved | null> {
+  const session = sessionFor(ctx, 'ticketing');
+  if (!session) return null;
+  try {
+    const resolved = await authServices(deps).resolveKeyId(session.credentialId);
+    requireCsrf(ctx, session);
+    return resolved;
+  } catch (err) {
+    if ((err as { status?: number }).status === 401) await webSessionStore(deps).end(session);
+    throw err;
+  }
+}
+
+/**
  * Accepts an access token from POST /v1/auth/token or an API key (`sk_live_`,
- * `sk_test_`, `sdk_`) as the bearer value and sets `ctx.state.auth`.
+ * `sk_test_`, `sdk_`) as the bearer value, or else a settings session, and sets `ctx.state.auth`.
  *
  * Hot path: a cached token or key costs two Map lookups and one Redis round trip, the
  * gate script that checks the revocation marker and takes a rate-limit slot together.
@@ -43,10 +62,12 @@ export function authenticate(deps: AppDeps): Middleware {
   const services = authServices(deps);
   const limits = planLimits(deps.config);
   return async (ctx, next) => {
-    const resolved = await services.resolve(bearer(ctx));
+    const session = await resolveSession(deps, ctx);
+    const resolved = session ?? (await services.resolve(bearer(ctx)));
     const result = await gate(deps.redis, resolved.row.id, limits[resolved.row.plan]);
     if (result.blocked) {
       services.forget(resolved.row.id);
+      if (session) await webSessionStore(deps).end(ctx.state.webSession);
       throw errors.unauthorized('This API key has been revoked');
     }
     ctx.state.auth = toAuthContext(resolved);
