@@ -29,6 +29,7 @@ describe('settings sessions on the APIs', () => {
     const s = await signIn(api, { api: 'ticketing', credential: t.admin.key });
     const me = await api.request('GET', '/v1/auth/me', { headers: withSession(s) });
     assert.equal(me.status, 200, JSON.stringify(me.body));
+    assert.equal(me.body.id, t.admin.id);
     assert.ok(me.headers.get('x-ratelimit-limit'));
     const hook = `/v1/webhooks/wh_${'0'.repeat(26)}`;
     for (const [method, path, body] of [
@@ -97,7 +98,7 @@ describe('settings sessions on the APIs', () => {
     assertPlatformError(await api.request('GET', '/platform/v1/auth/tokens', { headers: withSession(s) }), 401);
     assertPushError(await api.request('GET', '/api/v1/auth/me', { headers: withSession(s) }), 401, 'UNAUTHORIZED');
     const other = await api.request('GET', '/v1/auth/me', { headers: { ...withSession(s), authorization: `Bearer ${t.testAdmin.key}` } });
-    assert.equal(other.body.keyId ?? other.body.key?.id ?? other.body.id, t.testAdmin.id, JSON.stringify(other.body));
+    assert.equal(other.body.id, t.testAdmin.id, JSON.stringify(other.body));
   });
 
   it('revoking the credential ends its sessions (ticketing key, platform token)', async () => {
@@ -116,6 +117,20 @@ describe('settings sessions on the APIs', () => {
     const revoke = await api.request('DELETE', `/platform/v1/auth/tokens/${own.id}`, { token: member.token });
     assert.equal(revoke.status, 204, JSON.stringify(revoke.body));
     await endedEverywhere(ps, '/platform/v1/auth/tokens');
+  });
+
+  it("a platform session ends with its creator's deactivation and its token's expiry", async () => {
+    const member = await platformMember(api, p, 'admin');
+    const s = await signIn(api, { api: 'platform', credential: member.token });
+    assert.equal((await api.request('GET', '/platform/v1/auth/tokens', { headers: withSession(s) })).status, 200);
+    const off = await api.request('DELETE', `/platform/v1/users/${member.userId}`, { token: p.adminToken });
+    assert.equal(off.status, 200, JSON.stringify(off.body));
+    await endedEverywhere(s, '/platform/v1/auth/tokens');
+
+    const other = await platformMember(api, p, 'admin');
+    const e = await signIn(api, { api: 'platform', credential: other.token });
+    await api.deps.db.query(`UPDATE platform_tokens SET expires_at = now() - interval '1 second' WHERE user_id = $1`, [other.userId]);
+    await endedEverywhere(e, '/platform/v1/auth/tokens');
   });
 
   it('GET /settings/session ends a session whose credential was revoked (before any API call)', async () => {
