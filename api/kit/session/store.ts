@@ -69,9 +69,11 @@ export const webSessionStore = perDeps(createStore);
 
 function createStore(deps: AppDeps): WebSessionStore {
   const { idleMs, absoluteMs } = deps.config.webSessions;
-  const save = (s: WebSession, now: number, mode: 'NX' | 'XX') =>
-    // XX on a refresh: a session ended meanwhile (sign-out on another tab) is not brought back
-    redisCall(deps, () => deps.redis.set(keyOf(s.id), JSON.stringify(s), 'PX', Math.max(1, s.idleExpiresAt - now), mode as 'NX'));
+  // the Redis TTL follows the idle expiry: an abandoned session leaves Redis by itself
+  const ttlMs = (s: WebSession, now: number) => Math.max(1, s.idleExpiresAt - now);
+  const insert = (s: WebSession, now: number) => redisCall(deps, () => deps.redis.set(keyOf(s.id), JSON.stringify(s), 'PX', ttlMs(s, now), 'NX'));
+  // XX on a refresh: a session ended meanwhile (a sign-out on another tab) is not brought back
+  const refresh = (s: WebSession, now: number) => redisCall(deps, () => deps.redis.set(keyOf(s.id), JSON.stringify(s), 'PX', ttlMs(s, now), 'XX'));
 
   return {
     async create(subject) {
@@ -88,7 +90,7 @@ function createStore(deps: AppDeps): WebSessionStore {
         expiresAt,
         idleExpiresAt: Math.min(now + idleMs, expiresAt),
       };
-      await save(session, now, 'NX');
+      if (!(await insert(session, now))) throw new Error('web session id collision'); // 256 random bits: never
       return { cookieValue, session };
     },
 
@@ -104,7 +106,7 @@ function createStore(deps: AppDeps): WebSessionStore {
         return null;
       }
       const session = { ...stored, lastSeenAt: now, idleExpiresAt: Math.min(now + idleMs, stored.expiresAt) };
-      return (await save(session, now, 'XX')) ? session : null;
+      return (await refresh(session, now)) ? session : null;
     },
 
     async end(session) {

@@ -1,7 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import type { AppDeps } from '../../deps';
 import { errors } from '../errors';
-import { requireCsrf, sessionFor, webSessionStore } from '../../kit/session';
+import { requireCsrf, sessionFor, webSessionStore, type WebSession } from '../../kit/session';
 import type { AuthContext } from '../access';
 import { authServices, type Resolved } from './credentials';
 import { gate, planLimits } from './rate-limit';
@@ -36,13 +36,9 @@ export function toAuthContext({ row, via, expiresAt }: Resolved): AuthContext {
  * resolved by id as a bearer key would be, so revocation and rate limits are the key's.
  * A key revoked since sign-in ends the session with the same 401.
  */
-async function resolveSession(deps: AppDeps, ctx: Context): Promise<Resolved | null> {
-  const session = sessionFor(ctx, 'ticketing');
-  if (!session) return null;
+async function keyOfSession(deps: AppDeps, session: WebSession): Promise<Resolved> {
   try {
-    const resolved = await authServices(deps).resolveKeyId(session.credentialId);
-    requireCsrf(ctx, session);
-    return resolved;
+    return await authServices(deps).resolveKeyId(session.credentialId);
   } catch (err) {
     if ((err as { status?: number }).status === 401) await webSessionStore(deps).end(session);
     throw err;
@@ -62,14 +58,15 @@ export function authenticate(deps: AppDeps): Middleware {
   const services = authServices(deps);
   const limits = planLimits(deps.config);
   return async (ctx, next) => {
-    const session = await resolveSession(deps, ctx);
-    const resolved = session ?? (await services.resolve(bearer(ctx)));
+    const session = sessionFor(ctx, 'ticketing');
+    const resolved = session ? await keyOfSession(deps, session) : await services.resolve(bearer(ctx));
     const result = await gate(deps.redis, resolved.row.id, limits[resolved.row.plan]);
     if (result.blocked) {
       services.forget(resolved.row.id);
-      if (session) await webSessionStore(deps).end(ctx.state.webSession);
+      if (session) await webSessionStore(deps).end(session);
       throw errors.unauthorized('This API key has been revoked');
     }
+    if (session) requireCsrf(ctx, session);
     ctx.state.auth = toAuthContext(resolved);
     ctx.state.rateLimit = result;
     if (result.allowed) services.keys.touch(resolved.row.id);
