@@ -4,7 +4,9 @@
 // The middleware also takes the request's slot: reads (GET, HEAD) 120 and writes 60 a
 // minute per token (limits.ts), so every authenticated answer carries X-RateLimit-*; a
 // request without a usable token is counted per client IP before its 401. Then the kit's
-// Idempotency-Key handling for POSTs, scoped to the token.
+// Idempotency-Key handling for POSTs, scoped to the token. Without an Authorization header a
+// settings session's cookie stands for its token (docs/settings.md, "Sessions"), with the
+// CSRF check on every change.
 import type { Context, Middleware } from 'koa';
 import type { PlatformCaller } from '../../../domain/platform/access.rules';
 import type { PlatformEnvironment, PlatformTokenPrincipalRow } from '../../../domain/platform/types';

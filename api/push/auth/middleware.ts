@@ -3,6 +3,8 @@
 // app). The middleware also takes the request's slot in its rate-limit group, so every
 // authenticated response carries X-RateLimit-*; a request without a usable credential is
 // counted per client IP before its 401 (failed authentication is throttled per IP).
+// Without an Authorization header a settings session's cookie stands for its user where
+// the `user` scheme is accepted (docs/settings.md, "Sessions"), with the CSRF check on changes.
 import type { Context, Middleware } from 'koa';
 import type { AppDeps } from '../../deps';
 import { AppError, errors } from '../../kit/errors';
