@@ -33,6 +33,7 @@ import { WebhookSecretRotation1732240000010 } from './migrations/1732240000010-W
 import { PlatformAutomations1732240000020 } from './migrations/1732240000020-PlatformAutomations';
 import { PlatformFirstResponseBackfill1732240000030 } from './migrations/1732240000030-PlatformFirstResponseBackfill';
 import { WebhookEnvironments1732240000050 } from './migrations/1732240000050-WebhookEnvironments';
+import { WebhookTestMode1732240000060 } from './migrations/1732240000060-WebhookTestMode';
 
 // Schema changes only ever come from the hand-written migrations listed here;
 // `synchronize` stays off so TypeORM never alters a table by itself.
@@ -65,6 +66,7 @@ export const MIGRATIONS = [
   PlatformAutomations1732240000020,
   PlatformFirstResponseBackfill1732240000030,
   WebhookEnvironments1732240000050,
+  WebhookTestMode1732240000060,
 ];
 
 /** The node-postgres pool TypeORM built for each DataSource (set by `initialize()`). */

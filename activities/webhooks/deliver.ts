@@ -48,8 +48,9 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
         await settleDelivery(deps.db, deliveryId, { attempts: attempt, ends: ends(outcome), outcome });
         return outcome;
       }
-      if (d.deleted_at || !d.active) {
-        await settleDelivery(deps.db, deliveryId, { attempts: 0, ends: true, outcome: 'skipped' }); // paused or deleted: nothing more is sent
+      if (d.deleted_at || !d.active || d.withheld) {
+        // paused, deleted, or a real event to an endpoint in test mode: nothing more is sent
+        await settleDelivery(deps.db, deliveryId, { attempts: 0, ends: true, outcome: 'skipped' });
         return 'skipped';
       }
       const startedAt = new Date();

@@ -85,6 +85,13 @@ export class WebhookEndpoint {
   @Column({ type: 'text', nullable: true })
   environment!: 'live' | 'test' | null;
 
+  /**
+   * test mode (ticketing endpoints; docs/webhooks.md, "Test mode"): real events are withheld,
+   * only the test sender's synthetic ones are sent. Always false for the platform's.
+   */
+  @Column({ name: 'test_mode', type: 'boolean', default: false })
+  testMode!: boolean;
+
   /** why: 'manual' (active=false by hand) or 'delivery_failed' (a schedule's pause-endpoint step) */
   @Column({ name: 'paused_reason', type: 'text', nullable: true })
   pausedReason!: string | null;

@@ -20,20 +20,23 @@ export interface Claimed {
 /**
  * Puts a finished delivery back to pending for a redelivery, atomically under the row
  * lock: of two concurrent redeliveries one claims it and the other sees it pending.
- * 'missing' when it is not in this endpoint's log, 'pending' when it is still being sent.
+ * 'missing' when it is not in this endpoint's log, 'pending' when it is still being sent,
+ * 'real' when `syntheticOnly` (an endpoint in test mode) and it is a real event's.
  */
 export async function claimForRedelivery(
   db: Pick<Db, 'transaction'>,
   endpointId: string,
   id: string,
-): Promise<Claimed | 'missing' | 'pending'> {
+  opts: { syntheticOnly?: boolean } = {},
+): Promise<Claimed | 'missing' | 'pending' | 'real'> {
   return db.transaction(async (m) => {
     const row = await m.findOne(WebhookDelivery, {
-      select: { id: true, status: true, completedAt: true, attempts: true },
+      select: { id: true, status: true, completedAt: true, attempts: true, synthetic: true },
       where: { id, endpointId, createdAt: inLog },
       lock: { mode: 'pessimistic_write' },
     });
     if (!row) return 'missing';
+    if (opts.syntheticOnly && !row.synthetic) return 'real';
     if (row.status === 'pending') return 'pending';
     await m.update(WebhookDelivery, { id }, { status: 'pending', completedAt: null });
     return { attempts: row.attempts, previous: { status: row.status, completedAt: row.completedAt } };
@@ -118,6 +121,8 @@ export interface DeliveryToAttempt {
   url: string;
   active: boolean;
   deleted_at: Date | null;
+  /** a real event's delivery to an endpoint in test mode: not sent (docs/webhooks.md, "Test mode") */
+  withheld: boolean;
   secret_box: string;
   /** the secret the last rotation replaced, and until when it is still signed with (null: none) */
   previous_secret_box: string | null;
@@ -129,7 +134,7 @@ export interface DeliveryToAttempt {
 export async function deliveryToAttempt(executor: Executor, deliveryId: string, attempt: number): Promise<DeliveryToAttempt | null> {
   const { rows } = await sql<DeliveryToAttempt>(
     executor,
-    `SELECT d.body, d.endpoint_id, e.api, e.url, e.active, e.deleted_at, e.secret_box,
+    `SELECT d.body, d.endpoint_id, e.api, e.url, e.active, e.deleted_at, e.test_mode AND NOT d.synthetic AS withheld, e.secret_box,
             e.previous_secret_box, e.previous_secret_expires_at,
             a.started_at AS recorded_at, a.error AS recorded_error
        FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id

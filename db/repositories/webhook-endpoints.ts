@@ -25,6 +25,7 @@ const SHOWN = {
   pausedAt: true,
   pausedReason: true,
   environment: true,
+  testMode: true,
 } as const;
 
 export interface NewEndpoint {
@@ -38,6 +39,8 @@ export interface NewEndpoint {
   events: string[];
   description: string;
   active: boolean;
+  /** default false; ticketing endpoints only (docs/webhooks.md, "Test mode") */
+  testMode?: boolean;
   secretBox: string;
 }
 
@@ -78,7 +81,7 @@ export async function listEndpoints(executor: Executor, workspaceId: string): Pr
 /** The live endpoints of these workspaces, with what the fan-out needs to route events. */
 export async function liveEndpointsOf(executor: Executor, workspaceIds: string[]) {
   return managerOf(executor).find(WebhookEndpoint, {
-    select: { id: true, workspaceId: true, events: true, active: true, api: true, environment: true },
+    select: { id: true, workspaceId: true, events: true, active: true, api: true, environment: true, testMode: true },
     where: { workspaceId: In(workspaceIds), ...notDeleted },
   });
 }
@@ -118,6 +121,7 @@ export interface EndpointChange {
   events?: string[];
   description?: string;
   active?: boolean;
+  testMode?: boolean;
 }
 
 /** Applies the given fields; null when the endpoint was deleted meanwhile. */

@@ -10,6 +10,12 @@ export const webhookRefusals = {
   deliveryInProgress: (id: string) =>
     new DomainError('conflict', 'delivery_in_progress', `Delivery '${id}' is still being sent; redeliver it once it has succeeded or failed`),
   webhookPaused: (id: string) => new DomainError('conflict', 'webhook_paused', `Webhook '${id}' is paused; set active to true to send to it`),
+  webhookTestMode: (id: string, deliveryId: string) =>
+    new DomainError(
+      'conflict',
+      'webhook_test_mode',
+      `Webhook '${id}' is in test mode: only test events are sent to it, so '${deliveryId}' (a real event) cannot be redelivered; set testMode to false first`,
+    ),
   limitReached: (max: number) =>
     new DomainError('conflict', 'webhook_limit_reached', `A workspace can have at most ${max} webhook endpoints; delete one first`, { limit: max }),
   /** the URL policy's reason is the message (a 400 validation_error) */

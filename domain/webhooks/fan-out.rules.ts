@@ -14,12 +14,15 @@ export interface RoutableEndpoint {
   events: string[];
   api: string;
   environment?: string | null;
+  /** in test mode real events are withheld: no delivery row at all (docs/webhooks.md, "Test mode") */
+  testMode?: boolean;
 }
 
 /**
  * The endpoints `event` goes to: of its workspace, its API and its environment (live and
  * test data never meet; both null for the ticketing API), subscribed to its type (paused
- * ones too: their row is `skipped`).
+ * ones too: their row is `skipped`), and not in test mode (unlike a pause, nothing is
+ * logged, so there is nothing to redeliver after switching it off).
  */
 export function subscribersOf<E extends RoutableEndpoint>(event: RoutedEvent, endpoints: readonly E[]): E[] {
   return endpoints.filter(
@@ -27,7 +30,8 @@ export function subscribersOf<E extends RoutableEndpoint>(event: RoutedEvent, en
       ep.workspaceId === event.workspaceId &&
       ep.api === event.api &&
       (ep.environment ?? null) === (event.environment ?? null) &&
-      ep.events.includes(event.type),
+      ep.events.includes(event.type) &&
+      !ep.testMode,
   );
 }
 

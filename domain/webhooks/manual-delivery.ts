@@ -26,4 +26,6 @@ export interface SendableEndpoint {
   workspaceId: string;
   active: boolean;
   api: string;
+  /** test mode: only synthetic deliveries are sent (absent: off, as for every platform endpoint) */
+  testMode?: boolean;
 }

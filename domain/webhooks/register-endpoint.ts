@@ -26,6 +26,8 @@ export interface NewEndpointInput {
   events: string[];
   description: string;
   active: boolean;
+  /** test mode (ticketing only; docs/webhooks.md, "Test mode"): real events withheld; default off */
+  testMode?: boolean;
   /** live endpoints a workspace may have (paused ones count, deleted ones do not) */
   maxPerWorkspace: number;
 }

@@ -25,12 +25,13 @@ describe('POST /v1/webhooks', () => {
     assert.equal(res.status, 201, JSON.stringify(res.body));
     const e = res.body;
     assert.match(e.id, /^wh_[0-9a-z]{26}$/);
-    assert.deepEqual(Object.keys(e).sort(), ['active', 'createdAt', 'description', 'events', 'id', 'secret', 'updatedAt', 'url', 'workspaceId']);
+    assert.deepEqual(Object.keys(e).sort(), ['active', 'createdAt', 'description', 'events', 'id', 'secret', 'testMode', 'updatedAt', 'url', 'workspaceId']);
     assert.equal(e.workspaceId, ws);
     assert.equal(e.url, 'https://hooks.example.com/support', 'normalised, fragment dropped');
     assert.deepEqual(e.events, ['ticket.created', 'sla.breached']);
     assert.equal(e.description, '');
     assert.equal(e.active, true);
+    assert.equal(e.testMode, false);
     assert.ok(isEndpointSecret(e.secret), e.secret);
     assert.ok(Math.abs(Date.parse(e.createdAt) - Date.now()) < 60_000);
 
@@ -218,7 +219,7 @@ describe('PATCH /v1/webhooks/{id}', () => {
     const e = await createWebhook(api, token, valid());
     const patch = (body: unknown) => api.request('PATCH', `/v1/webhooks/${e.id}`, { token, body });
     const cases: Array<[unknown, RegExp]> = [
-      [{}, /at least one of url, events, description, active/],
+      [{}, /at least one of url, events, description, active, testMode/],
       [{ workspaceId: ws }, /Unrecognized key/],
       [{ events: [] }, /at least one event type/],
       [{ events: ['*'] }, /wildcard/],

@@ -72,6 +72,14 @@ describe('routing events to endpoints', () => {
     assert.deepEqual(ids('test'), ['wh_e']);
   });
 
+  it('an endpoint in test mode gets no real event (no row at all, unlike a paused one); off again, it does', () => {
+    const event = { workspaceId: 'ws_1', type: 'ticket.created', api: 'ticketing' };
+    const testing = { ...ep('wh_t', 'ws_1', 'ticketing', ['ticket.created']), testMode: true };
+    const paused = { ...ep('wh_p', 'ws_1', 'ticketing', ['ticket.created']), active: false };
+    assert.deepEqual(subscribersOf(event, [...endpoints, testing, paused]).map((e) => e.id), ['wh_a', 'wh_p']);
+    assert.deepEqual(subscribersOf(event, [{ ...testing, testMode: false }]).map((e) => e.id), ['wh_t']);
+  });
+
   it('a claim is one batch per API, in the order each API first appears; one API is one batch', () => {
     const e = (id: string, api: string) => ({ id, api });
     assert.deepEqual(byApi([e('1', 'ticketing'), e('2', 'ticketing')]), [[e('1', 'ticketing'), e('2', 'ticketing')]]);

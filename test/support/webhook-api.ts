@@ -30,6 +30,7 @@ export async function createWebhook(api: TestApi, token: string, body: Record<st
     events: string[];
     description: string;
     active: boolean;
+    testMode: boolean;
     secret: string;
     createdAt: string;
     updatedAt: string;

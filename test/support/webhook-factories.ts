@@ -21,12 +21,13 @@ import { newEndpointSecret } from '../../lib/webhooks/signing';
 /** An endpoint row as POST /v1/webhooks stores it, its secret sealed with `key` (default: the configured one). */
 export async function insertEndpoint(
   db: Db,
-  o: { workspaceId: string; url: string; events: string[]; active?: boolean; key?: Buffer },
+  o: { workspaceId: string; url: string; events: string[]; active?: boolean; testMode?: boolean; key?: Buffer },
 ): Promise<{ id: string; secret: string }> {
   const id = newId('wh');
   const secret = newEndpointSecret();
   const secretBox = encryptSecret(o.key ?? masterKey(loadConfig()), secret, id);
-  await insertEndpointRow(db, { id, workspaceId: o.workspaceId, url: o.url, events: o.events, description: '', active: o.active ?? true, secretBox }, Infinity);
+  const { workspaceId, url, events, testMode } = o;
+  await insertEndpointRow(db, { id, workspaceId, url, events, description: '', active: o.active ?? true, testMode, secretBox }, Infinity);
   return { id, secret };
 }
 

@@ -30,7 +30,7 @@ const urlPolicy = (deps: AppDeps): UrlPolicyOptions => ({ allowLoopback: deps.co
 /** A new endpoint of the ticketing API, with its signing secret (shown once). */
 export function createEndpoint(
   deps: AppDeps,
-  body: { workspaceId: string; url: string; events: string[]; description: string; active: boolean },
+  body: { workspaceId: string; url: string; events: string[]; description: string; active: boolean; testMode: boolean },
 ): Promise<{ endpoint: EndpointRecord; secret: string }> {
   return registerEndpoint(
     deps.db,
@@ -68,26 +68,33 @@ export async function redeliver(deps: AppDeps, endpoint: EndpointRecord, deliver
 }
 
 /**
- * The spec's on-demand test-event sender: a synthetic delivery of sample data, signed like
- * any other, one attempt and no retries. Waits for that attempt (`done` false when it
- * outlasted TEST_SEND_WAIT_MS; it still finishes and shows in the log).
+ * The spec's on-demand test-event sender: a synthetic delivery of sample data for each of
+ * `types` (one, or every subscribed type), signed like any other, one attempt each and no
+ * retries, sent at once. Sent whether or not the endpoint is in test mode. Waits for those
+ * attempts together (`done` false when one outlasted TEST_SEND_WAIT_MS; it still finishes
+ * and shows in the log). A start that fails is a 503; the test events started before it
+ * still go out.
  */
-export async function sendTest(
+export async function sendTests(
   deps: AppDeps,
   endpoint: EndpointRecord,
-  type: WebhookEventType,
-): Promise<{ done: boolean; delivery: WebhookDelivery }> {
+  types: readonly WebhookEventType[],
+): Promise<{ done: boolean; deliveries: WebhookDelivery[] }> {
   const now = new Date();
-  const prepared = await createTestDelivery(deps.db, endpoint, { type, data: sampleEventData(type, endpoint.workspaceId, now), occurredAt: now });
-  const started = await startPreparedDelivery(deps, prepared);
-  if (!started.ok) throw errors.unavailable('The test event could not be sent; retry later');
+  const sends = await Promise.all(
+    types.map(async (type) => {
+      const prepared = await createTestDelivery(deps.db, endpoint, { type, data: sampleEventData(type, endpoint.workspaceId, now), occurredAt: now });
+      return { deliveryId: prepared.start.deliveryId, started: await startPreparedDelivery(deps, prepared) };
+    }),
+  );
+  if (sends.some((x) => !x.started.ok)) throw errors.unavailable('A test event could not be sent; retry later');
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([
-    // A failed or unreachable result is read from the row below, like any other outcome.
-    started.handle.result().catch(() => undefined),
+    // A failed or unreachable result is read from the rows below, like any other outcome.
+    Promise.all(sends.map((x) => (x.started.ok ? x.started.handle.result().catch(() => undefined) : undefined))),
     new Promise((resolve) => (timer = setTimeout(resolve, TEST_SEND_WAIT_MS))),
   ]);
   clearTimeout(timer);
-  const delivery = await current(deps, endpoint.id, prepared.start.deliveryId);
-  return { done: delivery.status !== 'pending', delivery };
+  const deliveries = await Promise.all(sends.map((x) => current(deps, endpoint.id, x.deliveryId)));
+  return { done: deliveries.every((d) => d.status !== 'pending'), deliveries };
 }

@@ -13,6 +13,7 @@ export function presentEndpoint(row: EndpointRecord): WebhookEndpoint {
     events: row.events as WebhookEventType[],
     description: row.description,
     active: row.active,
+    testMode: row.testMode,
     createdAt: iso(row.createdAt),
     updatedAt: iso(row.updatedAt),
   };

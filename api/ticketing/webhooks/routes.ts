@@ -10,7 +10,7 @@ import { looksLikeId } from '../../kit/fields';
 import { visibleRow } from '../../kit/visible-row';
 import { iso } from '../../kit/dates';
 import { attemptsOf, listDeliveries } from './deliveries';
-import { createEndpoint, deleteEndpoint, patchEndpoint, redeliver, rotateEndpointSecret, sendTest } from './gateway';
+import { createEndpoint, deleteEndpoint, patchEndpoint, redeliver, rotateEndpointSecret, sendTests } from './gateway';
 import { presentDelivery, presentEndpoint } from './presenters';
 import { findEndpoint, listEndpoints, type EndpointRecord } from '../../../db/repositories/webhook-endpoints';
 import { CreateWebhookBody, DeliveriesQuery, ListWebhooksQuery, PatchWebhookBody, TestWebhookBody, type WebhookEventType } from './schema';
@@ -113,13 +113,20 @@ export function webhooksRouter(deps: AppDeps): Router {
     requireManage(ctx);
     const body = parse(TestWebhookBody, ctx.request.body);
     const endpoint = await visibleEndpoint(ctx, ctx.params.id);
+    if (body.all) {
+      // one of each subscribed type (docs/webhooks.md, "Test mode"); `event: "*"` stays refused like the wildcard
+      const { done, deliveries } = await sendTests(deps, endpoint, endpoint.events as WebhookEventType[]);
+      ctx.status = done ? 200 : 202;
+      ctx.body = { data: deliveries };
+      return;
+    }
     const event = body.event ?? (endpoint.events[0] as WebhookEventType);
     if (!endpoint.events.includes(event)) {
       throw errors.validation(`event: the webhook is not subscribed to '${event}'; it receives ${endpoint.events.join(', ')}`);
     }
-    const { done, delivery } = await sendTest(deps, endpoint, event);
+    const { done, deliveries } = await sendTests(deps, endpoint, [event]);
     ctx.status = done ? 200 : 202;
-    ctx.body = delivery;
+    ctx.body = deliveries[0];
   });
 
   return router;

@@ -34,6 +34,9 @@ const EventsField = eventTypesField(WEBHOOK_EVENT_TYPES);
 const UrlField = endpointUrlField();
 const DescriptionField = text(MAX_DESCRIPTION_LENGTH).openapi({ description: `A label, at most ${MAX_DESCRIPTION_LENGTH} characters.` });
 const ActiveField = z.boolean({ invalid_type_error: 'must be true or false' }).openapi({ description: 'false means paused' });
+const TestModeField = z.boolean({ invalid_type_error: 'must be true or false' }).openapi({
+  description: "true: the workspace's real events are not sent to it (none is logged), only test events (POST /v1/webhooks/{id}/test); switching it off replays nothing",
+});
 
 // Unknown fields are a 400 (as for players): `{"enabled": false}` must not quietly do nothing.
 export const CreateWebhookBody = z
@@ -43,14 +46,21 @@ export const CreateWebhookBody = z
     events: EventsField,
     description: DescriptionField.default(''),
     active: ActiveField.default(true),
+    testMode: TestModeField.default(false),
   })
   .strict()
   .openapi('CreateWebhook');
 
 export const PatchWebhookBody = z
-  .object({ url: UrlField.optional(), events: EventsField.optional(), description: DescriptionField.optional(), active: ActiveField.optional() })
+  .object({
+    url: UrlField.optional(),
+    events: EventsField.optional(),
+    description: DescriptionField.optional(),
+    active: ActiveField.optional(),
+    testMode: TestModeField.optional(),
+  })
   .strict()
-  .refine((b) => Object.values(b).some((v) => v !== undefined), { message: 'at least one of url, events, description, active is required' })
+  .refine((b) => Object.values(b).some((v) => v !== undefined), { message: 'at least one of url, events, description, active, testMode is required' })
   .openapi('PatchWebhook');
 
 export const ListWebhooksQuery = z.object({ workspaceId: workspaceIdParam() });
@@ -61,8 +71,13 @@ export const TestWebhookBody = z
       .enum(WEBHOOK_EVENT_TYPES, { errorMap: () => ({ message: `must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}` }) })
       .optional()
       .openapi({ description: "One of the endpoint's subscribed types; default its first." }),
+    all: z
+      .boolean({ invalid_type_error: 'must be true or false' })
+      .optional()
+      .openapi({ description: 'true: one test event of each subscribed type, answered as `{ data: [delivery, …] }`; not with `event`' }),
   })
   .strict()
+  .refine((b) => !(b.all && b.event), { message: 'give either event or all, not both', path: ['all'] })
   .openapi('TestWebhook');
 
 export const DeliveriesQuery = z.object({
@@ -82,6 +97,7 @@ const endpointShape = {
   events: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
   description: z.string(),
   active: z.boolean(),
+  testMode: z.boolean().openapi({ description: 'true: only test events are sent to it (docs/webhooks.md, "Test mode")' }),
   createdAt: z.string().openapi({ format: 'date-time' }),
   updatedAt: z.string().openapi({ format: 'date-time' }),
 };
@@ -139,6 +155,12 @@ export const WebhookDelivery = registry.register(
 );
 export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
 
+export const WebhookTestDeliveries = registry.register(
+  'WebhookTestDeliveries',
+  z.object({ data: z.array(WebhookDelivery).openapi({ description: 'one test delivery per subscribed type, in the order of `events`' }) }),
+);
+export type WebhookTestDeliveries = z.infer<typeof WebhookTestDeliveries>;
+
 export const WebhookDeliveryPage = registry.register(
   'WebhookDeliveryPage',
   z.object({
@@ -187,7 +209,7 @@ registry.registerPath({
 registry.registerPath({
   method: 'patch',
   path: '/v1/webhooks/{id}',
-  summary: 'Change url, events, description or active (pause/resume)',
+  summary: 'Change url, events, description, active (pause/resume) or testMode',
   description: `${scope} The same rules as registration. The secret is changed by POST /v1/webhooks/{id}/rotate-secret. ${hidden}`,
   security,
   request: { params: WebhookIdParams, ...body(PatchWebhookBody) },
@@ -233,7 +255,8 @@ registry.registerPath({
   summary: 'Send a delivery again, on the full retry schedule',
   description:
     `${scope} Keeps the same evt_ id (receivers deduplicate on it); attempt numbers continue. ` +
-    '409 `delivery_in_progress` while it is pending, 409 `webhook_paused` for a paused endpoint, 404 `delivery_not_found` ' +
+    '409 `delivery_in_progress` while it is pending, 409 `webhook_paused` for a paused endpoint, 409 `webhook_test_mode` for a real ' +
+    "event's delivery while the endpoint is in test mode (test deliveries may be redelivered), 404 `delivery_not_found` " +
     'outside the 7-day log, 503 when the delivery could not be started (nothing changed).',
   security,
   request: { params: DeliveryParams },
@@ -243,15 +266,16 @@ registry.registerPath({
 registry.registerPath({
   method: 'post',
   path: '/v1/webhooks/{id}/test',
-  summary: 'Send a synthetic test event now and report the attempt',
+  summary: 'Send a synthetic test event now (or one of each subscribed type) and report the attempt',
   description:
     `${scope} One signed attempt with sample data (ids contain \`_test_\`), no retries; waits up to 35 s for it. ` +
-    '202 when the attempt is still running after that. 409 `webhook_paused` for a paused endpoint.',
+    'Works whether or not the endpoint is in test mode. With `{"all": true}` one test event of each subscribed type, sent at once, ' +
+    'answered as `{ data: [delivery, …] }`. 202 when an attempt is still running after that. 409 `webhook_paused` for a paused endpoint.',
   security,
   request: { params: WebhookIdParams, body: { required: false, content: { 'application/json': { schema: TestWebhookBody } } } },
   responses: {
-    200: json(WebhookDelivery, 'The test delivery with its attempt'),
-    202: json(WebhookDelivery, 'Still running; see the delivery log'),
+    200: json(z.union([WebhookDelivery, WebhookTestDeliveries]), 'The test delivery with its attempt (with `all`: every one)'),
+    202: json(z.union([WebhookDelivery, WebhookTestDeliveries]), 'Still running; see the delivery log'),
     ...errorResponses(400, 404, 409, 503),
   },
 });
