@@ -12,6 +12,21 @@ function stateText(e) {
   return 'Paused' + (e.pausedReason ? ' — ' + REASONS[e.pausedReason] : '') + (e.pausedAt ? ' since ' + new Date(e.pausedAt).toLocaleString() : '');
 }
 
+const ALL = '*all';
+
+/** What the test sender's deliveries came to, as one sentence. */
+function testOutcome(deliveries) {
+  const lasts = deliveries.map((d) => d.attemptLog[d.attemptLog.length - 1]);
+  const good = lasts.filter((a) => a && a.statusCode !== null && a.statusCode < 300).length;
+  if (lasts.some((a) => !a)) return { ok: true, text: 'The test event is on its way; see the delivery log.' };
+  if (deliveries.length === 1) {
+    const a = lasts[0];
+    return good ? { ok: true, text: 'Test event delivered: the endpoint answered ' + a.statusCode + '.' }
+      : { ok: false, text: 'The test event failed: ' + (a.error || 'the endpoint answered ' + a.statusCode) + '.' };
+  }
+  return { ok: good === lasts.length, text: good + ' of ' + lasts.length + ' test events delivered; see the delivery log.' };
+}
+
 const named = (text, e) => [text, el('span', { class: 'visually-hidden', text: ' ' + e.url })];
 
 /** The card of endpoint `e`; `ctx` = { adapter, onDeleted } from webhooks.js. */
@@ -93,21 +108,21 @@ export function endpointCard(e, ctx) {
     tools.push(el('div', { class: 'switch' }, [sw, el('label', { for: sw.id, text: 'Test mode' })]));
   }
   if (adapter.sendTest) {
-    const pick = el('select', { id: 'test-event-' + e.id }, e.events.map((t) => el('option', { value: t, text: t })));
+    const options = e.events.map((t) => el('option', { value: t, text: t }));
+    if (e.events.length > 1) options.push(el('option', { value: ALL, text: 'one of each subscribed type' }));
+    const pick = el('select', { id: 'test-event-' + e.id }, options);
     const send = el('button', { type: 'button', id: 'send-test-' + e.id }, named('Send test event', e));
     send.addEventListener('click', async () => {
       send.disabled = true;
-      announce('Sending a test ' + pick.value + ' event to ' + e.url + '…');
-      const res = await adapter.sendTest(e.id, pick.value);
+      announce('Sending ' + (pick.value === ALL ? 'a test event of each subscribed type' : 'a test ' + pick.value + ' event') + ' to ' + e.url + '…');
+      const res = await adapter.sendTest(e.id, pick.value === ALL ? null : pick.value);
       send.disabled = false;
       if (!res.ok) {
         announce('No test event sent: ' + errorText(res), 'error');
         return;
       }
-      const last = res.body.attemptLog[res.body.attemptLog.length - 1];
-      announce(!last ? 'The test event is on its way; see the delivery log.'
-        : last.statusCode !== null && last.statusCode < 300 ? 'Test event delivered: the endpoint answered ' + last.statusCode + '.'
-          : 'The test event failed: ' + (last.error || 'the endpoint answered ' + last.statusCode) + '.', last && !last.error ? 'ok' : 'error');
+      const outcome = testOutcome(res.body.data || [res.body]);
+      announce(outcome.text, outcome.ok ? 'ok' : 'error');
       await openLog();
     });
     tools.push(el('div', {}, [el('label', { for: pick.id, text: 'Test event' }), pick, send]));

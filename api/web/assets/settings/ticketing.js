@@ -42,7 +42,8 @@ function ticketingAdapter(ws) {
       return res;
     },
     redeliver: (id, deliveryId) => api('POST', path(id) + '/deliveries/' + encodeURIComponent(deliveryId) + '/redeliver'),
-    sendTest: (id, event) => api('POST', path(id) + '/test', { event: event }),
+    // `event` null: one test event of each subscribed type
+    sendTest: (id, event) => api('POST', path(id) + '/test', event ? { event: event } : { all: true }),
   };
 }
 
