@@ -1,0 +1,216 @@
+// The settings pages in a real headless Chromium (Debian's `chromium`, driven by
+// playwright-core) against the real API and the suite's workers (scripts/test.sh runs the
+// `webhooks` worker), with a receiver on loopback that verifies the signatures with the
+// secret the page showed: sign in, an API key shown once and revoked, an endpoint
+// registered, a test event in its log and redelivered, test mode withholding a real
+// event, a 30-day platform token created and revoked, the 404 page. Every page fits a
+// 1280-px window and breaks no CSP.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import type { Page } from 'playwright-core';
+import type { TestApi } from '../support/api';
+import { eventually } from '../support/eventually';
+import { createApiKey } from '../support/factories';
+import { platformTenant, startPlatformApi } from '../support/platform';
+import { assertFitsWidth, confirmInDialog, signIn, startSettingsBrowser, statusSays, type SettingsBrowser } from '../support/settings-browser';
+import { createTicket, tenantWithPlayer, type TenantWithPlayer } from '../support/tickets';
+import { startReceiver, type Receiver } from '../support/webhook-receiver';
+
+let api: TestApi;
+let browser: SettingsBrowser;
+let t: TenantWithPlayer;
+let receiver: Receiver;
+let secret = ''; // the signing secret as the page showed it
+
+beforeAll(async () => {
+  api = await startPlatformApi();
+  t = await tenantWithPlayer(api);
+  receiver = await startReceiver({ secret: () => secret });
+  browser = await startSettingsBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await receiver?.stop();
+  await api?.stop();
+});
+afterEach(() => browser.closePages());
+
+const unique = (tag: string) => `${tag}-${randomUUID().slice(0, 8)}`;
+const bearerGet = (path: string, token: string) => api.request('GET', path, { token });
+const activeId = (page: Page) => page.evaluate<string>("document.activeElement ? document.activeElement.id : ''");
+
+/** Signs in with the tenant's admin key and names the workspace (the key reaches the whole organisation). */
+async function ticketingPage(): Promise<{ page: Page; problems: string[] }> {
+  const opened = await browser.newPage();
+  await signIn(opened.page, api.baseUrl, 'ticketing', t.token);
+  await opened.page.locator('#workspace-id').fill(t.workspace.id);
+  await opened.page.locator('#workspace-id').press('Enter');
+  await opened.page.locator('#webhook-list').waitFor({ state: 'attached' });
+  return opened;
+}
+
+describe('the settings pages in the browser', () => {
+  it('sign in: a wrong credential and a non-admin key are refused with the API\'s message; an admin key opens its workspace; sign out', async () => {
+    const { page, problems } = await browser.newPage();
+    await page.goto(`${api.baseUrl}/settings`);
+    await page.locator('#credential').fill('sk_live_' + 'x'.repeat(40));
+    await page.locator('#credential').press('Enter');
+    await page.locator('#sign-in-error:not(:empty)').waitFor();
+    assert.equal(await page.locator('#credential').getAttribute('type'), 'password');
+
+    const reader = await createApiKey(api.deps.db, t.org, { scopes: ['tickets:read'] });
+    await page.locator('#credential').fill(reader.key);
+    await page.locator('#credential').press('Enter');
+    await page.locator('#sign-in-error', { hasText: 'admin credential' }).waitFor();
+
+    await signIn(page, api.baseUrl, 'ticketing', t.token);
+    assert.match((await page.locator('#session-label').textContent()) ?? '', /\S/);
+    const stored = await page.evaluate<string>('JSON.stringify(localStorage) + JSON.stringify(sessionStorage) + document.cookie');
+    assert.equal(stored.includes(t.token), false, 'the credential is kept nowhere the page can read');
+    assert.equal(stored.includes('='), false, 'the session cookie is HttpOnly');
+    // signed in already: /settings goes straight to the workspace
+    await page.goto(`${api.baseUrl}/settings`);
+    await page.waitForURL(`${api.baseUrl}/settings/ticketing`);
+    await page.locator('#sign-out').click();
+    await page.waitForURL(`${api.baseUrl}/settings`);
+    await statusSays(page, /Signed out/);
+    await page.goto(`${api.baseUrl}/settings/ticketing`);
+    await page.waitForURL(`${api.baseUrl}/settings`);
+    assert.deepEqual(problems, []);
+  });
+
+  it('API keys: a new key is shown once (gone after a reload); revoked after a confirmation, the API refuses it', async () => {
+    const { page, problems } = await ticketingPage();
+    const name = unique('CI exporter');
+    await page.locator('#new-key summary').click();
+    await page.locator('#key-name').fill(name);
+    await page.locator('#key-scope-webhooks-manage').check();
+    await page.locator('#create-key button[type="submit"]').click();
+    const shown = page.locator('#new-key-secret');
+    await shown.waitFor();
+    const key = await shown.inputValue();
+    assert.match(key, /^sk_live_/);
+    assert.equal(await activeId(page), 'new-key-secret', 'focus moves to the new secret');
+    assert.match((await page.locator('.secret-once').textContent()) ?? '', /you will not see it again/);
+    assert.equal((await bearerGet('/v1/auth/me', key)).status, 200);
+    const row = page.locator('#keys tbody tr', { hasText: name });
+    assert.match((await row.textContent()) ?? '', /tickets:read, tickets:write, webhooks:manage/);
+    await assertFitsWidth(page);
+
+    await page.reload();
+    await row.waitFor();
+    assert.equal(await page.locator('#new-key-secret').count(), 0);
+    assert.equal((await page.content()).includes(key), false, 'the secret is gone after a reload');
+
+    await row.getByRole('button', { name: /Revoke/ }).click();
+    await confirmInDialog(page, new RegExp(`Revoke the key “${name}”`));
+    await statusSays(page, /Revoked the key/);
+    await row.locator('.badge', { hasText: /^Revoked/ }).waitFor();
+    assert.equal((await bearerGet('/v1/auth/me', key)).status, 401, 'the API refuses the revoked key');
+    assert.deepEqual(problems, []);
+  });
+
+  it('webhooks: register an endpoint (secret once), a test event the receiver verifies, its attempt in the log, redeliver; test mode withholds real events; pause, delete', async () => {
+    const { page, problems } = await ticketingPage();
+    await page.locator('#webhooks-empty', { hasText: 'No webhook endpoints yet' }).waitFor();
+    const url = `${receiver.url}/${'a-rather-long-path-segment-'.repeat(6)}end`;
+    await page.locator('#new-webhook summary').click();
+    await page.locator('#webhook-url').fill(url);
+    await page.locator('#webhook-description').fill('Discord bridge');
+    await page.locator('#event-ticket-resolved').check();
+    await page.locator('#create-webhook button[type="submit"]').click();
+    await page.locator('#new-webhook-secret').waitFor();
+    secret = await page.locator('#new-webhook-secret').inputValue();
+    assert.match(secret, /^whsec_/);
+    const card = page.locator('article.card', { hasText: 'Discord bridge' });
+    const id = (await card.getAttribute('data-id'))!;
+    assert.equal(await page.locator('#webhooks-empty').isVisible(), false);
+    await assertFitsWidth(page);
+
+    // the test-event sender: one signed event, its attempt in the log
+    await page.locator(`#test-event-${id}`).selectOption('ticket.resolved');
+    await page.locator(`#send-test-${id}`).click();
+    await statusSays(page, /Test event delivered: the endpoint answered 200/);
+    const test = receiver.of('ticket.resolved');
+    assert.equal(test.length, 1);
+    assert.equal(test[0].verified, true, 'signed with the secret the page showed');
+    const delivery = card.locator(`.delivery[data-id="${test[0].id}"]`);
+    await delivery.locator('.badge', { hasText: 'test event' }).waitFor();
+    assert.match((await delivery.locator('tr[data-attempt="1"]').textContent()) ?? '', /200/);
+
+    await delivery.getByRole('button', { name: /Redeliver/ }).click();
+    await statusSays(page, /Redelivering/);
+    await eventually(() => receiver.received(test[0].id).length === 2, { what: 'the redelivery reached the receiver' });
+    await eventually(async () => {
+      await card.getByRole('button', { name: 'Refresh log' }).click();
+      return (await delivery.locator('tr[data-attempt="2"]').count()) === 1;
+    }, { what: 'the second attempt in the log' });
+
+    // test mode on: a real event is withheld; off again: the next one arrives
+    await page.locator(`#testmode-${id}`).check();
+    await statusSays(page, /Test mode is on/);
+    assert.equal(await activeId(page), `testmode-${id}`, 'focus stays on the switch');
+    assert.equal((await bearerGet(`/v1/webhooks/${id}`, t.token)).body.testMode, true);
+    const withheld = await createTicket(api, t, { title: 'Made while in test mode' });
+    await page.locator(`#testmode-${id}`).uncheck();
+    await statusSays(page, /Test mode is off/);
+    const sent = await createTicket(api, t, { title: 'Made after test mode' });
+    await eventually(() => receiver.of('ticket.created').some((d) => d.envelope.data.id === sent.id), { timeoutMs: 30_000, what: 'the real event after test mode' });
+    assert.equal(receiver.of('ticket.created').some((d) => d.envelope.data.id === withheld.id), false, 'the event of test mode was withheld');
+
+    await card.getByRole('button', { name: /^Pause/ }).click();
+    await statusSays(page, /^Paused/);
+    await page.locator(`article.card[data-id="${id}"] [data-field="state"]`, { hasText: 'Paused — paused by hand' }).waitFor();
+    assert.equal(await activeId(page), `toggle-${id}`);
+    await page.locator(`#toggle-${id}`).click();
+    await statusSays(page, /^Resumed/);
+
+    await page.locator(`article.card[data-id="${id}"]`).getByRole('button', { name: /^Delete/ }).click();
+    await confirmInDialog(page, /Delete this webhook endpoint/);
+    await statusSays(page, /Deleted the endpoint/);
+    await page.locator('#webhooks-empty').waitFor({ state: 'visible' });
+    assert.equal(await activeId(page), 'webhooks-title', 'focus moves to the section');
+    assert.equal((await bearerGet(`/v1/webhooks/${id}`, t.token)).status, 404);
+    assert.deepEqual(problems, []);
+  });
+
+  it('platform: an admin token signs in; a 30-day token is shown once, revoked after a confirmation, and refused', async () => {
+    const p = await platformTenant(api);
+    const { page, problems } = await browser.newPage();
+    await signIn(page, api.baseUrl, 'platform', p.adminToken);
+    await page.locator('#tokens tbody tr').first().waitFor();
+    await page.locator('#webhooks-empty', { hasText: 'No webhook endpoints yet' }).waitFor();
+
+    const name = unique('Nightly export');
+    await page.locator('#new-token summary').click();
+    await page.locator('#token-name').fill(name);
+    await page.locator('#token-expiry').selectOption('30');
+    await page.locator('#create-token button[type="submit"]').click();
+    await page.locator('#new-token-secret').waitFor();
+    const token = await page.locator('#new-token-secret').inputValue();
+    assert.match(token, /^service_test_/);
+    const listed = await bearerGet('/platform/v1/auth/tokens?per_page=100', p.adminToken);
+    const made = listed.body.data.find((x: { name: string }) => x.name === name);
+    assert.equal(Date.parse(made.expires_at) - Date.parse(made.created_at), 30 * 86_400_000);
+    assert.equal((await bearerGet('/platform/v1/auth/tokens', token)).status, 200);
+    const row = page.locator('#tokens tbody tr', { hasText: name });
+    assert.match((await row.textContent()) ?? '', /@/, 'the creator is named by email');
+    await assertFitsWidth(page);
+
+    await row.getByRole('button', { name: /Revoke/ }).click();
+    await confirmInDialog(page, new RegExp(`Revoke the token “${name}”`));
+    await row.locator('.badge', { hasText: /^Revoked/ }).waitFor();
+    assert.equal((await bearerGet('/platform/v1/auth/tokens', token)).status, 401, 'the API refuses the revoked token');
+    assert.deepEqual(problems, []);
+  });
+
+  it('an unknown address under /settings: a page that says so, with a way back', async () => {
+    const { page, problems } = await browser.newPage();
+    const res = await page.goto(`${api.baseUrl}/settings/nothing-here`);
+    assert.equal(res?.status(), 404);
+    assert.equal(await page.locator('h1').textContent(), 'Page not found');
+    await page.getByRole('link', { name: /settings sign-in/ }).click();
+    await page.locator('#sign-in-section').waitFor({ state: 'visible' });
+    assert.deepEqual(problems, []);
+  });
+});
