@@ -84,6 +84,10 @@ export const ADMIN_PAGE = `${head('Trial requests · operator', ASSET_PATHS.admi
     <div class="table-wrap">
     <table id="requests">
       <caption id="requests-caption">Newest first.</caption>
+      <colgroup>
+        <col class="col-created"><col class="col-company"><col class="col-name"><col class="col-email"><col class="col-plan">
+        <col class="col-status"><col class="col-setup-email"><col class="col-trial"><col class="col-actions">
+      </colgroup>
       <thead>
         <tr>
           <th scope="col">Created</th>

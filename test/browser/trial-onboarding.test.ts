@@ -4,7 +4,8 @@
 // with plan and days, sees its setup email sent; the owner opens the emailed link, sets
 // the password and is signed in with it. A rejection needs a reason; a generated link is
 // shown once; a resend and an extension show on the row. No token reaches the request
-// log, and no page breaks its CSP.
+// log, and no page breaks its CSP. Every state of both pages passes axe-core and fits a
+// 1280-px window (test/support/page-checks.ts).
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { startApi, type TestApi } from '../support/api';
 import { capturedLogger } from '../support/captured-log';
 import { receivedMail, type ReceivedMail } from '../support/mail';
+import { assertPageState, DESKTOP_VIEWPORT } from '../support/page-checks';
 import { bearer, GENEROUS_PUSH_LIMITS, registerAccount, type PushAccount } from '../support/push';
 import { submitTrial, superAdmin } from '../support/trial-requests';
 
@@ -54,7 +56,7 @@ function setupLinkIn(mail: ReceivedMail): URL {
 
 /** A page in a context of its own; any script error or CSP refusal fails the test. */
 async function newPage(): Promise<{ page: Page; problems: string[] }> {
-  const context = await browser.newContext();
+  const context = await browser.newContext({ viewport: DESKTOP_VIEWPORT });
   contexts.push(context);
   const page = await context.newPage();
   page.setDefaultTimeout(30_000);
@@ -111,16 +113,33 @@ async function actionSettled(page: Page, id: string): Promise<void> {
 const row = (page: Page, id: string) => page.locator(`tr[data-id="${id}"]`);
 const actionRow = (page: Page, id: string) => page.locator(`tr[data-action-for="${id}"]`);
 
+/** A request whose long words and addresses must wrap inside the table, not widen it. */
+async function longRequest(): Promise<string> {
+  return submitted({
+    email: `${unique('procurement.department.of.the.studio')}@interactive-entertainment-holdings.pixelforge.example`,
+    companyName: `${unique('Extraordinarily-Long-Unbroken-Company-Name-For-The-Layout-Check')} Interactive Entertainment Holdings International`,
+    fullName: 'Maximiliana Alexandrina Featherstonehaugh-Cholmondeley',
+    requestedPlanSlug: 'growth',
+  });
+}
+
 describe('trial onboarding in the browser', () => {
   it('keyboard sign-in: another user is told the account is not a super-admin; the super-admin sees the requests', async () => {
     const { page, problems } = await newPage();
+    await page.goto(`${api.baseUrl}/admin/trial-requests`);
+    await page.locator('#sign-in').waitFor();
+    await assertPageState(page, 'the operator page, signed out');
     const someone = await registerAccount(api);
     await signInByKeyboard(page, someone);
     await page.locator('#sign-in-error', { hasText: 'not a super-admin' }).waitFor();
     assert.equal(await page.locator('#requests-section').isVisible(), false);
+    await assertPageState(page, 'the operator page, sign-in refused');
 
+    const long = await longRequest();
     await signInByKeyboard(page, admin);
     await page.locator('#requests-section').waitFor({ state: 'visible' });
+    await row(page, long).waitFor();
+    await assertPageState(page, 'the operator page, signed in with a long request in the table');
     assert.equal(await page.locator('#session-email').textContent(), admin.email);
     await page.locator('#status', { hasText: `Signed in as ${admin.email}` }).waitFor();
     // focus is visible: the stylesheet's :focus-visible outline
@@ -143,6 +162,7 @@ describe('trial onboarding in the browser', () => {
 
     await row(page, id).locator('button[data-action="approve"]').click();
     const plan = page.locator(`#approve-plan-${id}`);
+    await assertPageState(page, 'the operator page, approve form open');
     assert.equal(await plan.inputValue(), 'growth', 'the requested plan is the default');
     assert.equal(await page.locator(`#approve-days-${id}`).inputValue(), '14');
     await plan.fill('scale');
@@ -158,6 +178,7 @@ describe('trial onboarding in the browser', () => {
     assert.match(cell, /Provider\s*smtp/);
     assert.doesNotMatch(cell, /Last error\s*—/, 'the refusal of the provider before SMTP is shown');
     assert.match((await row(page, id).locator('[data-field="trial"]').textContent()) ?? '', /\/ trial$/);
+    await assertPageState(page, 'the operator page, an approved request with its setup email');
 
     const mail = await receivedMail((m) => m.to.includes(email));
     const link = setupLinkIn(mail);
@@ -169,19 +190,23 @@ describe('trial onboarding in the browser', () => {
     assert.equal(owner.url(), `${api.baseUrl}/setup-password`, 'the token left the address bar');
     assert.equal(await owner.locator('#form-title').textContent(), `Set the password for ${email} (Robin Example, ${companyName})`);
     assert.ok(await owner.locator('#expires').getAttribute('datetime'));
+    await assertPageState(owner, 'the set-password page, its form');
 
     await owner.locator('#password').fill('correct horse battery');
     await owner.locator('#confirm').fill('correct horse batterz');
     await owner.locator('#confirm').press('Enter');
     await owner.locator('#form-error', { hasText: 'differ' }).waitFor();
+    await assertPageState(owner, 'the set-password page, an error in its form');
     await owner.locator('#confirm').fill('correct horse battery');
     await owner.locator('#confirm').press('Enter');
     await owner.locator('#signed-in', { hasText: `Signed in as ${email}.` }).waitFor();
+    await assertPageState(owner, 'the set-password page, password set');
 
     // the link is spent: opening it again says so
     await owner.goto(`${api.baseUrl}${link.pathname}${link.search}`);
     await owner.locator('#invalid').waitFor({ state: 'visible' });
     assert.match((await owner.locator('#invalid').textContent()) ?? '', /expired, was already used, or was replaced/);
+    await assertPageState(owner, 'the set-password page, a spent link');
 
     const view = await api.request('GET', `/api/v1/admin/trial-requests/${id}`, { headers: bearer(admin.accessToken) });
     assert.equal(view.status, 200, JSON.stringify(view.body));
@@ -212,6 +237,7 @@ describe('trial onboarding in the browser', () => {
     await page.locator('#status-filter').selectOption('');
     await page.locator('#filter button[type="submit"]').click();
     await row(page, id).locator('[data-field="status"]', { hasText: 'Rejected — Not a game studio' }).waitFor();
+    await assertPageState(page, 'the operator page, a rejected request');
     assert.equal(await row(page, id).locator('button').count(), 0);
     assert.deepEqual(problems, []);
   });
@@ -239,6 +265,7 @@ describe('trial onboarding in the browser', () => {
     assert.match(url, /\/setup-password\?token=[A-Za-z0-9_-]{43}$/);
     assert.equal(await input.getAttribute('readonly'), '');
     assert.match((await actionRow(page, id).textContent()) ?? '', /will not be shown again/);
+    await assertPageState(page, 'the operator page, a generated link shown once');
     await actionRow(page, id).getByRole('button', { name: 'Copy' }).click();
     await actionRow(page, id).locator('[role="status"]', { hasText: /Copied|Selected/ }).waitFor();
 
