@@ -3,8 +3,8 @@
 // `webhooks` worker), with a receiver on loopback that verifies the signatures with the
 // secret the page showed: sign in, an API key shown once and revoked, an endpoint
 // registered, a test event in its log and redelivered, test mode withholding a real
-// event, a 30-day platform token created and revoked, the 404 page. Every page fits a
-// 1280-px window and breaks no CSP.
+// event, a 30-day platform token created and revoked, the 404 page. Every state of every
+// page passes axe-core and fits a 1280-px window (page-checks.ts), and breaks no CSP.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
@@ -12,7 +12,8 @@ import type { TestApi } from '../support/api';
 import { eventually } from '../support/eventually';
 import { createApiKey } from '../support/factories';
 import { platformTenant, startPlatformApi } from '../support/platform';
-import { assertFitsWidth, confirmInDialog, signIn, startSettingsBrowser, statusSays, type SettingsBrowser } from '../support/settings-browser';
+import { assertPageState } from '../support/page-checks';
+import { confirmInDialog, signIn, startSettingsBrowser, statusSays, type SettingsBrowser } from '../support/settings-browser';
 import { createTicket, tenantWithPlayer, type TenantWithPlayer } from '../support/tickets';
 import { startReceiver, type Receiver } from '../support/webhook-receiver';
 
@@ -53,6 +54,8 @@ describe('the settings pages in the browser', () => {
   it('sign in: a wrong credential and a non-admin key are refused with the API\'s message; an admin key opens its workspace; sign out', async () => {
     const { page, problems } = await browser.newPage();
     await page.goto(`${api.baseUrl}/settings`);
+    await page.locator('#sign-in-section').waitFor({ state: 'visible' });
+    await assertPageState(page, 'the sign-in page');
     await page.locator('#credential').fill('sk_live_' + 'x'.repeat(40));
     await page.locator('#credential').press('Enter');
     await page.locator('#sign-in-error:not(:empty)').waitFor();
@@ -62,6 +65,7 @@ describe('the settings pages in the browser', () => {
     await page.locator('#credential').fill(reader.key);
     await page.locator('#credential').press('Enter');
     await page.locator('#sign-in-error', { hasText: 'admin credential' }).waitFor();
+    await assertPageState(page, 'the sign-in page with a refusal');
 
     await signIn(page, api.baseUrl, 'ticketing', t.token);
     assert.match((await page.locator('#session-label').textContent()) ?? '', /\S/);
@@ -95,7 +99,7 @@ describe('the settings pages in the browser', () => {
     assert.equal((await bearerGet('/v1/auth/me', key)).status, 200);
     const row = page.locator('#keys tbody tr', { hasText: name });
     assert.match((await row.textContent()) ?? '', /tickets:read, tickets:write, webhooks:manage/);
-    await assertFitsWidth(page);
+    await assertPageState(page, 'the ticketing page with a new key shown once');
 
     await page.reload();
     await row.waitFor();
@@ -103,7 +107,7 @@ describe('the settings pages in the browser', () => {
     assert.equal((await page.content()).includes(key), false, 'the secret is gone after a reload');
 
     await row.getByRole('button', { name: /Revoke/ }).click();
-    await confirmInDialog(page, new RegExp(`Revoke the key “${name}”`));
+    await confirmInDialog(page, new RegExp(`Revoke the key “${name}”`), () => assertPageState(page, 'the revoke dialog'));
     await statusSays(page, /Revoked the key/);
     await row.locator('.badge', { hasText: /^Revoked/ }).waitFor();
     assert.equal((await bearerGet('/v1/auth/me', key)).status, 401, 'the API refuses the revoked key');
@@ -113,6 +117,9 @@ describe('the settings pages in the browser', () => {
   it('webhooks: register an endpoint (secret once), a test event the receiver verifies, its attempt in the log, redeliver; test mode withholds real events; pause, delete', async () => {
     const { page, problems } = await ticketingPage();
     await page.locator('#webhooks-empty', { hasText: 'No webhook endpoints yet' }).waitFor();
+    await page.locator('#new-webhook summary').click();
+    await assertPageState(page, 'the ticketing page without endpoints, the forms open');
+    await page.locator('#new-webhook summary').click();
     const url = `${receiver.url}/${'a-rather-long-path-segment-'.repeat(6)}end`;
     await page.locator('#new-webhook summary').click();
     await page.locator('#webhook-url').fill(url);
@@ -125,7 +132,7 @@ describe('the settings pages in the browser', () => {
     const card = page.locator('article.card', { hasText: 'Discord bridge' });
     const id = (await card.getAttribute('data-id'))!;
     assert.equal(await page.locator('#webhooks-empty').isVisible(), false);
-    await assertFitsWidth(page);
+    await assertPageState(page, 'the ticketing page with a new endpoint and its secret');
 
     // the test-event sender: one signed event, its attempt in the log
     await page.locator(`#test-event-${id}`).selectOption('ticket.resolved');
@@ -137,6 +144,7 @@ describe('the settings pages in the browser', () => {
     const delivery = card.locator(`.delivery[data-id="${test[0].id}"]`);
     await delivery.locator('.badge', { hasText: 'test event' }).waitFor();
     assert.match((await delivery.locator('tr[data-attempt="1"]').textContent()) ?? '', /200/);
+    await assertPageState(page, 'an endpoint with its delivery log open');
 
     await delivery.getByRole('button', { name: /Redeliver/ }).click();
     await statusSays(page, /Redelivering/);
@@ -161,6 +169,7 @@ describe('the settings pages in the browser', () => {
     await card.getByRole('button', { name: /^Pause/ }).click();
     await statusSays(page, /^Paused/);
     await page.locator(`article.card[data-id="${id}"] [data-field="state"]`, { hasText: 'Paused — paused by hand' }).waitFor();
+    await assertPageState(page, 'a paused endpoint');
     assert.equal(await activeId(page), `toggle-${id}`);
     await page.locator(`#toggle-${id}`).click();
     await statusSays(page, /^Resumed/);
@@ -180,6 +189,7 @@ describe('the settings pages in the browser', () => {
     await signIn(page, api.baseUrl, 'platform', p.adminToken);
     await page.locator('#tokens tbody tr').first().waitFor();
     await page.locator('#webhooks-empty', { hasText: 'No webhook endpoints yet' }).waitFor();
+    await assertPageState(page, 'the platform page');
 
     const name = unique('Nightly export');
     await page.locator('#new-token summary').click();
@@ -195,7 +205,7 @@ describe('the settings pages in the browser', () => {
     assert.equal((await bearerGet('/platform/v1/auth/tokens', token)).status, 200);
     const row = page.locator('#tokens tbody tr', { hasText: name });
     assert.match((await row.textContent()) ?? '', /@/, 'the creator is named by email');
-    await assertFitsWidth(page);
+    await assertPageState(page, 'the platform page with a new token shown once');
 
     await row.getByRole('button', { name: /Revoke/ }).click();
     await confirmInDialog(page, new RegExp(`Revoke the token “${name}”`));
@@ -209,6 +219,7 @@ describe('the settings pages in the browser', () => {
     const res = await page.goto(`${api.baseUrl}/settings/nothing-here`);
     assert.equal(res?.status(), 404);
     assert.equal(await page.locator('h1').textContent(), 'Page not found');
+    await assertPageState(page, 'the 404 page');
     await page.getByRole('link', { name: /settings sign-in/ }).click();
     await page.locator('#sign-in-section').waitFor({ state: 'visible' });
     assert.deepEqual(problems, []);

@@ -54,12 +54,16 @@ export async function signIn(page: Page, baseUrl: string, api: 'ticketing' | 'pl
   await page.locator('#session-line').waitFor({ state: 'visible' });
 }
 
-/** Answers the page's confirmation dialog: it must be open, modal, and titled `title`. */
-export async function confirmInDialog(page: Page, title: RegExp): Promise<void> {
+/**
+ * Answers the page's confirmation dialog: it must be open and titled `title`, with focus
+ * on Cancel; `whileOpen` runs before the answer (the page checks of the open dialog).
+ */
+export async function confirmInDialog(page: Page, title: RegExp, whileOpen?: () => Promise<void>): Promise<void> {
   const dialog = page.locator('#confirm-dialog');
   await dialog.waitFor({ state: 'visible' });
   assert.match((await page.locator('#confirm-title').textContent()) ?? '', title);
   assert.equal(await page.evaluate<string>("document.activeElement ? document.activeElement.id : ''"), 'confirm-cancel', 'focus starts on Cancel');
+  if (whileOpen) await whileOpen();
   await page.locator('#confirm-ok').click();
   await dialog.waitFor({ state: 'hidden' });
 }
