@@ -65,7 +65,7 @@ async function revoke(k) {
 function resetForm() {
   $('create-key').reset();
   $('key-environment').value = session.environment || 'test';
-  fillChecks($('key-scopes'), 'scope', SCOPES, DEFAULT_SCOPES);
+  fillChecks($('key-scopes'), 'key-scope', SCOPES, DEFAULT_SCOPES);
 }
 
 async function onCreate(ev) {
