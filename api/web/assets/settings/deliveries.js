@@ -15,7 +15,7 @@ function attemptsTable(d) {
       cell(when(a.startedAt)),
       cell(a.statusCode === null ? 'no answer' : String(a.statusCode)),
       cell(a.latencyMs === null ? '—' : a.latencyMs + ' ms'),
-      cell(a.error || '—'),
+      cell(a.error || '—', 'text'),
     ]));
   return el('table', {}, [el('caption', { text: 'Attempts of ' + d.id }), el('thead', {}, [head]), el('tbody', {}, rows)]);
 }

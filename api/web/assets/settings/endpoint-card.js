@@ -125,7 +125,7 @@ export function endpointCard(e, ctx) {
       announce(outcome.text, outcome.ok ? 'ok' : 'error');
       await openLog();
     });
-    tools.push(el('div', {}, [el('label', { for: pick.id, text: 'Test event' }), pick, send]));
+    tools.push(el('div', { class: 'test-sender' }, [el('label', { for: pick.id, text: 'Test event' }), pick, send]));
   }
   tools.push(logButton, remove);
 

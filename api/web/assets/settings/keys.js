@@ -20,13 +20,13 @@ function keyRow(k) {
   const revoked = !!k.revokedAt;
   const tr = el('tr', { 'data-id': k.id, 'data-prefix': k.prefix });
   tr.append(
-    cell(k.name),
+    cell(k.name, 'text'),
     cell(el('code', { text: k.prefix + '…' })),
-    cell(k.scopes.join(', ')),
+    cell(k.scopes.join(', '), 'text'),
     cell(k.environment + (k.type === 'sdk' ? ' (sdk)' : '')),
     cell(k.lastUsedAt ? when(k.lastUsedAt) : 'never'),
     cell(when(k.createdAt)),
-    cell(revoked ? badge('Revoked ' + when(k.revokedAt), 'off') : badge('Active')),
+    cell(revoked ? el('span', {}, [badge('Revoked', 'off'), el('span', { class: 'when', text: when(k.revokedAt) })]) : badge('Active')),
     cell(revoked ? null : actionButton('Revoke', k.name, 'secondary danger', () => revoke(k))),
   );
   return tr;

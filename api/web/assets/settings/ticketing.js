@@ -21,7 +21,7 @@ function ticketingAdapter(ws) {
   return {
     eventTypes: EVENT_TYPES,
     whose: 'this workspace’s',
-    urlHint: 'Events are POSTed here, signed with the endpoint’s secret (docs: webhooks).',
+    urlHint: 'Events are POSTed here as JSON, signed with the endpoint’s secret (shown once, after you register it).',
     emptyLogHint: 'Send a test event, or wait for the workspace’s next event.',
     testMode: true,
     async list() {

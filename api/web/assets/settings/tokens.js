@@ -5,7 +5,7 @@ import { $, announce, el, setBusy, when } from '../../assets/dom.js';
 import { api } from '../../assets/session.js';
 import { badge, cell, confirmAction, errorText, showSecretOnce } from './ui.js';
 
-const STATES = { active: null, expired: 'off', revoked: 'off' };
+const STATES = { active: ['Active', null], expired: ['Expired', 'off'], revoked: ['Revoked', 'off'] };
 let session = null;
 let people = {};
 
@@ -21,13 +21,13 @@ function tokenRow(t) {
   const revoke = el('button', { type: 'button', class: 'secondary danger', onclick: () => revokeToken(t) },
     ['Revoke', el('span', { class: 'visually-hidden', text: ' ' + t.name })]);
   tr.append(
-    cell(t.name),
+    cell(t.name, 'text'),
     cell(t.environment),
     cell(el('code', { text: t.prefix + '…' })),
-    cell(people[t.created_by] || t.created_by),
+    cell(people[t.created_by] || t.created_by, 'text'),
     cell(t.expires_at ? when(t.expires_at) : 'never'),
     cell(t.last_used_at ? when(t.last_used_at) : 'never'),
-    cell(badge(t.status === 'revoked' ? 'Revoked ' + when(t.revoked_at) : t.status, STATES[t.status])),
+    cell(el('span', {}, [badge(STATES[t.status][0], STATES[t.status][1]), t.revoked_at ? el('span', { class: 'when', text: when(t.revoked_at) }) : null])),
     cell(t.status === 'active' ? revoke : null),
   );
   return tr;

@@ -106,7 +106,7 @@ export function checkedValues(fieldset) {
   return Array.prototype.map.call(fieldset.querySelectorAll('input[type="checkbox"]:checked'), (i) => i.value);
 }
 
-/** A table cell; `cls` for its class, `title` for the full text of a truncated one. */
+/** A table cell with text or an element; `cls` its class ('text': free text that may break anywhere). */
 export function cell(content, cls) {
   const td = el('td', cls ? { class: cls } : {});
   if (typeof content === 'string') td.textContent = content;
