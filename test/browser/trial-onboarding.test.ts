@@ -185,6 +185,9 @@ describe('trial onboarding in the browser', () => {
     const token = link.searchParams.get('token')!;
     // the workers build links on APP_URL; this API listens on a port of its own
     const { page: owner, problems: ownerProblems } = await newPage();
+    await owner.goto(`${api.baseUrl}/setup-password`);
+    await owner.locator('#invalid').waitFor({ state: 'visible' });
+    await assertPageState(owner, 'the set-password page without a token');
     await owner.goto(`${api.baseUrl}${link.pathname}${link.search}`);
     await owner.locator('#form-section').waitFor({ state: 'visible' });
     assert.equal(owner.url(), `${api.baseUrl}/setup-password`, 'the token left the address bar');

@@ -108,6 +108,14 @@ function setupEmailCell(r) {
   return el('td', { class: 'setup-email', 'data-field': 'setup-email', 'data-state': s.state || 'none' }, [dl]);
 }
 
+/**
+ * An address as text with break opportunities (<wbr>) after its '@' and dots: a narrow
+ * column wraps it there rather than mid-word, and its text (copy, textContent) is unchanged.
+ */
+function breakable(address) {
+  return address.split(/(?<=[@.])/).flatMap((part, i) => (i ? [el('wbr'), part] : [part]));
+}
+
 function row(r) {
   const label = r.companyName + ' (' + r.email + ')';
   const actions = [];
@@ -131,7 +139,7 @@ function row(r) {
     el('td', { text: when(r.createdAt) }),
     el('td', { text: r.companyName }),
     el('td', { text: r.fullName }),
-    el('td', { text: r.email }),
+    el('td', {}, breakable(r.email)),
     el('td', { text: r.requestedPlanSlug + (r.planSlug && r.planSlug !== r.requestedPlanSlug ? ' (approved: ' + r.planSlug + ')' : '') }),
     el('td', { 'data-field': 'status', text: r.status + (r.adminNotes ? ' — ' + r.adminNotes : '') }),
     setupEmailCell(r),
