@@ -30,7 +30,7 @@ test('answers the endpoint with a new secret (no-store) and previousSecretExpire
   const expires = new Date(at.getTime() + 24 * 3_600_000).toISOString();
   at = null;
   assert.equal(res.status, 200, JSON.stringify(res.body));
-  assert.deepEqual(Object.keys(res.body), ['id', 'workspaceId', 'url', 'events', 'description', 'active', 'secret', 'previousSecretExpiresAt', 'createdAt', 'updatedAt']);
+  assert.deepEqual(Object.keys(res.body), ['id', 'workspaceId', 'url', 'events', 'description', 'active', 'testMode', 'secret', 'previousSecretExpiresAt', 'createdAt', 'updatedAt']);
   assert.ok(isEndpointSecret(res.body.secret));
   assert.notEqual(res.body.secret, e.secret);
   assert.equal(res.body.previousSecretExpiresAt, expires);
