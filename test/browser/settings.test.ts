@@ -56,7 +56,12 @@ describe('the settings pages in the browser', () => {
     await page.goto(`${api.baseUrl}/settings`);
     await page.locator('#sign-in-section').waitFor({ state: 'visible' });
     await assertPageState(page, 'the sign-in page');
-    await page.locator('#credential').fill('sk_live_' + 'x'.repeat(40));
+    // by keyboard: the workspace choice, then the credential
+    await page.keyboard.press('Tab');
+    assert.equal(await activeId(page), 'api-ticketing');
+    await page.keyboard.press('Tab');
+    assert.equal(await activeId(page), 'credential');
+    await page.keyboard.type('sk_live_' + 'x'.repeat(40));
     await page.locator('#credential').press('Enter');
     await page.locator('#sign-in-error:not(:empty)').waitFor();
     assert.equal(await page.locator('#credential').getAttribute('type'), 'password');
@@ -211,6 +216,15 @@ describe('the settings pages in the browser', () => {
     await confirmInDialog(page, new RegExp(`Revoke the token “${name}”`));
     await row.locator('.badge', { hasText: /^Revoked/ }).waitFor();
     assert.equal((await bearerGet('/platform/v1/auth/tokens', token)).status, 401, 'the API refuses the revoked token');
+
+    // revoking the token the session stands on ends it: the next action leads back to the sign-in page
+    const own = listed.body.data.find((x: { prefix: string }) => p.adminToken.startsWith(x.prefix));
+    assert.equal((await api.request('DELETE', `/platform/v1/auth/tokens/${own.id}`, { token: p.adminToken })).status, 204);
+    await page.locator('#new-token summary').click();
+    await page.locator('#token-name').fill('After the revocation');
+    await page.locator('#create-token button[type="submit"]').click();
+    await page.waitForURL(`${api.baseUrl}/settings`);
+    await statusSays(page, /Your session ended/);
     assert.deepEqual(problems, []);
   });
 
