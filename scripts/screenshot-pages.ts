@@ -40,7 +40,12 @@ export interface Shot {
   ready: string;
 }
 
-/** A settings session (shared design: `POST /settings/session`) in the browser's cookie jar. */
+/**
+ * A settings session (`POST /settings/session`, docs of the settings pages) in the
+ * browser's cookie jar, e.g. for a ticketing page:
+ * `signIn: settingsSession((c) => ({ api: 'ticketing', credential: c.ticketing.apiKey }))`,
+ * or `{ api: 'platform', credential: c.platform.adminToken }`.
+ */
 export function settingsSession(body: (creds: DemoCredentials) => Record<string, string>) {
   return async (ctx: ShotContext): Promise<void> => {
     const res = await ctx.context.request.post(`${ctx.baseUrl}/settings/session`, { data: body(ctx.creds) });
