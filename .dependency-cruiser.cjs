@@ -67,10 +67,18 @@ module.exports = {
     {
       name: 'web-pages-call-the-api-over-http',
       comment:
-        'The pages (api/web) are static shells whose scripts call /api/v1 like any client: they import no API resource, domain, database or workflow code.',
+        'The pages (api/web) are static shells whose scripts call the APIs like any client: they import no API resource, domain, database or workflow code. /settings/session (api/web/session-routes.ts) checks credentials only through the sign-in verifiers api/app.ts injects (docs/settings.md, "Sessions").',
       severity: 'error',
       from: { path: '^api/web/' },
       to: { path: '^(api/(ticketing|push|platform)|domain|db|workflows)/' },
+    },
+    {
+      name: 'kit-session-keeps-ids-only',
+      comment:
+        'The settings sessions (api/kit/session) store ids and check nothing themselves: each API resolves the credential behind a session with its own code, so the kit reads no credential table (docs/settings.md, "Sessions").',
+      severity: 'error',
+      from: { path: '^api/kit/session/' },
+      to: { path: '^(db|domain)/' },
     },
     {
       name: 'kit-serves-every-api',

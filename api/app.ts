@@ -13,6 +13,11 @@ import { ticketingRouter } from './ticketing/router';
 import { platformRouter } from './platform/router';
 import { pushRouter } from './push/router';
 import { webRouter } from './web/router';
+import { settingsSessionRouter } from './web/session-routes';
+import { webSessions } from './kit/session';
+import { ticketingWebSignIn } from './ticketing/auth/web-sign-in';
+import { platformWebSignIn } from './platform/auth/web-sign-in';
+import { pushWebSignIn } from './push/auth/web-sign-in';
 
 /**
  * The push endpoints a first-party web page posts to from the browser (the trial form,
@@ -26,7 +31,9 @@ export function createApp(deps: AppDeps): Koa {
   // app.proxy serves X-Forwarded-Proto (the kit's HSTS); the client address is decided by
   // clientAddress (X-Forwarded-For only from TRUSTED_PROXIES), never by Koa's trust-everyone rule.
   app.proxy = true;
-  const routers = [ticketingRouter(deps), platformRouter(deps), pushRouter(deps), webRouter()];
+  // the settings pages' sign-in takes each API's own credential check (docs/settings.md, "Sessions")
+  const signIns = [ticketingWebSignIn(deps), platformWebSignIn(deps), pushWebSignIn(deps)];
+  const routers = [ticketingRouter(deps), platformRouter(deps), pushRouter(deps), webRouter(), settingsSessionRouter(deps, signIns)];
   app.use(clientAddress(trustedProxies(deps.config.trustedProxies)));
   app.use(securityHeaders());
   app.use(requestId());
@@ -46,6 +53,8 @@ export function createApp(deps: AppDeps): Koa {
     }),
   );
   app.use(inputLimits({ bodyLimit: deps.config.bodyLimit }));
+  // a request without Authorization may carry a settings session; each API's auth decides what it may do
+  app.use(webSessions(deps, ['/v1', '/platform/v1', '/api/v1', '/settings/session']));
   // No allowedMethods(): the error middleware answers 405 with Allow (and 404) in the API's envelope.
   for (const router of routers) app.use(router.routes());
   return app;

@@ -60,6 +60,12 @@ export interface Config {
   postmark?: { apiUrl: string; serverToken: string; messageStream: string };
   /** each email provider's time-out in ms before the chain falls through (EMAIL_TIMEOUT_MS) */
   emailTimeoutMs: number;
+  /**
+   * The settings pages' sessions (docs/settings.md, "Sessions"): idle and absolute lifetime
+   * (SESSION_IDLE_MINUTES, default 30; SESSION_ABSOLUTE_HOURS, default 12) and whether the
+   * cookie is `Secure` (SESSION_COOKIE_SECURE=on|off; default on outside development).
+   */
+  webSessions: { idleMs: number; absoluteMs: number; secureCookie: boolean };
 }
 
 export const DEFAULT_CORS_ORIGINS = ['http://localhost:3000', 'http://localhost:5173', 'http://127.0.0.1:3000', 'http://127.0.0.1:5173'];
@@ -101,7 +107,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         }
       : undefined,
     emailTimeoutMs: Number(env.EMAIL_TIMEOUT_MS ?? 5000),
+    webSessions: {
+      idleMs: positive(env.SESSION_IDLE_MINUTES, 30) * 60_000,
+      absoluteMs: positive(env.SESSION_ABSOLUTE_HOURS, 12) * 3_600_000,
+      secureCookie: onOff(env.SESSION_COOKIE_SECURE) ?? (env.NODE_ENV ?? 'development') !== 'development',
+    },
   };
+}
+
+/** A positive number from the environment, else the default. */
+function positive(raw: string | undefined, fallback: number): number {
+  const n = Number(raw);
+  return raw !== undefined && raw !== '' && Number.isFinite(n) && n > 0 ? n : fallback;
+}
+
+/** on/off switches: true, false, or undefined when unset or unreadable. */
+function onOff(raw: string | undefined): boolean | undefined {
+  const v = (raw ?? '').toLowerCase();
+  if (['1', 'true', 'on', 'yes'].includes(v)) return true;
+  if (['0', 'false', 'off', 'no'].includes(v)) return false;
+  return undefined;
 }
 
 export const DEFAULT_AUTH_FAILURES_PER_IP = 10;

@@ -8,7 +8,7 @@ import pino, { type DestinationStream } from 'pino';
  * error's raw body, TypeORM's query parameters). Tests: test/lib/logger-redaction.test.ts.
  */
 export const REDACT_PATHS = [
-  ...['headers', 'req.headers'].flatMap((h) => ['authorization', 'cookie', 'set-cookie', '"x-api-key"'].map((k) => `${h}.${k}`)),
+  ...['headers', 'req.headers'].flatMap((h) => ['authorization', 'cookie', 'set-cookie', '"x-api-key"', '"x-csrf-token"'].map((k) => `${h}.${k}`)),
   ...['apiKey', 'key', 'secret', 'token', 'accessToken', 'password', 'privateKey', 'private_jwk', 'secretBox', 'signingSecret']
     .flatMap((k) => [k, `*.${k}`]),
   ...['webhookSecretKey', 'jwtPrivateKeyPem', 'smtpUrl'].flatMap((k) => [k, `*.${k}`]),

@@ -4,7 +4,7 @@ import type { Logger } from '../../lib/logger';
 /**
  * One line per request once it is answered: id, method, path, status, duration, client
  * address and the request headers. Credentials in the headers (Authorization, Cookie,
- * X-Api-Key) are redacted by the logger's paths (lib/logger.ts), in every environment.
+ * X-Api-Key, X-CSRF-Token) are redacted by the logger's paths (lib/logger.ts), in every environment.
  * The query string is left out: it is not ours to keep, and may carry a secret (the
  * set-password page is opened with its token there); so is the query of a `Referer`
  * (a browser that ignores the pages' `Referrer-Policy: no-referrer` would repeat that

@@ -24,6 +24,7 @@ const head = (title: string, script: string) => `<!doctype html>
 export const ASSET_FILES: Readonly<Record<string, string>> = {
   '/assets/pages.css': 'pages.css',
   '/assets/http.js': 'http.js',
+  '/assets/session.js': 'session.js',
   '/assets/dom.js': 'dom.js',
   '/assets/setup-password.js': 'setup-password.js',
   '/admin/assets/trial-requests.js': 'admin/trial-requests.js',

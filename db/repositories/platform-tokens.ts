@@ -36,20 +36,23 @@ export async function insertPlatformToken(executor: Executor, t: NewPlatformToke
  * hash or a revoked token (an expired one is returned: the caller compares its expiry
  * with the clock, at the exact instant).
  */
-export async function findPlatformTokenPrincipal(executor: SqlExecutor, hash: string): Promise<PlatformTokenPrincipalRow | null> {
-  const { rows } = await sql<PlatformTokenPrincipalRow>(
-    executor,
-    `SELECT t.id, t.organization_id AS "organizationId", t.workspace_id AS "workspaceId", t.user_id AS "userId",
-            t.environment, t.expires_at AS "expiresAt", t.revoked_at AS "revokedAt",
+const PRINCIPAL_SELECT = `SELECT t.id, t.organization_id AS "organizationId", t.workspace_id AS "workspaceId", t.user_id AS "userId",
+            t.name, t.environment, t.expires_at AS "expiresAt", t.revoked_at AS "revokedAt",
             u.role, u.is_org_admin AS "isOrgAdmin", u.status AS "userStatus", w.status AS "workspaceStatus",
             o.read_limit AS "readLimit", o.write_limit AS "writeLimit"
        FROM platform_tokens t
        JOIN platform_users u ON u.id = t.user_id
        JOIN platform_workspaces w ON w.id = t.workspace_id
-       JOIN platform_organizations o ON o.id = t.organization_id
-      WHERE t.secret_hash = $1 AND t.revoked_at IS NULL`,
-    [hash],
-  );
+       JOIN platform_organizations o ON o.id = t.organization_id`;
+
+export async function findPlatformTokenPrincipal(executor: SqlExecutor, hash: string): Promise<PlatformTokenPrincipalRow | null> {
+  const { rows } = await sql<PlatformTokenPrincipalRow>(executor, `${PRINCIPAL_SELECT} WHERE t.secret_hash = $1 AND t.revoked_at IS NULL`, [hash]);
+  return rows[0] ?? null;
+}
+
+/** The same by the token's id: a settings session keeps the id, never the secret (docs/settings.md, "Sessions"). */
+export async function findPlatformTokenPrincipalById(executor: SqlExecutor, tokenId: string): Promise<PlatformTokenPrincipalRow | null> {
+  const { rows } = await sql<PlatformTokenPrincipalRow>(executor, `${PRINCIPAL_SELECT} WHERE t.id = $1 AND t.revoked_at IS NULL`, [tokenId]);
   return rows[0] ?? null;
 }
 

@@ -107,6 +107,7 @@ export interface PlatformTokenPrincipalRow {
   organizationId: string;
   workspaceId: string;
   userId: string;
+  name: string;
   environment: PlatformEnvironment;
   expiresAt: Date | null;
   revokedAt: Date | null;

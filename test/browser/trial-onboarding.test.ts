@@ -3,9 +3,11 @@
 // super-admin signs in on the operator page with the keyboard alone, approves a request
 // with plan and days, sees its setup email sent; the owner opens the emailed link, sets
 // the password and is signed in with it. A rejection needs a reason; a generated link is
-// shown once; a resend and an extension show on the row. No token reaches the request
-// log, and no page breaks its CSP. Every state of both pages passes axe-core and fits a
-// 1280-px window (test/support/page-checks.ts).
+// shown once; a resend and an extension show on the row. The operator page signs in
+// through the settings session (an HttpOnly cookie; nothing in sessionStorage or
+// localStorage) and a reload keeps it. No token reaches the request log, and no page
+// breaks its CSP. Every state of both pages passes axe-core and fits a 1280-px window
+// (test/support/page-checks.ts).
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -145,6 +147,31 @@ describe('trial onboarding in the browser', () => {
     // focus is visible: the stylesheet's :focus-visible outline
     await page.locator('#refresh').focus();
     assert.notEqual(await page.evaluate<string>('getComputedStyle(document.activeElement).outlineStyle'), 'none');
+
+    // the session is the cookie alone: no script can read it, and no storage holds a credential
+    assert.equal(await page.evaluate<number>('sessionStorage.length + localStorage.length'), 0);
+    assert.equal(await page.evaluate<string>('document.cookie'), '');
+    const cookies = await page.context().cookies();
+    assert.deepEqual(
+      cookies.map((c) => [c.name, c.httpOnly, c.sameSite, c.secure, c.path]),
+      [['__Host-settings_session', true, 'Strict', true, '/']],
+    );
+    // a reload keeps the session
+    await page.reload();
+    await page.locator('#requests-section').waitFor({ state: 'visible' });
+    assert.equal(await page.locator('#session-email').textContent(), admin.email);
+    assert.equal(await page.evaluate<number>('sessionStorage.length + localStorage.length'), 0);
+
+    // signing out ends it on the server: the cookie is gone and a reload shows the sign-in form
+    const ended = page.waitForResponse((r) => r.url().endsWith('/settings/session') && r.request().method() === 'DELETE');
+    await page.locator('#sign-out').click();
+    assert.equal((await ended).status(), 204);
+    await page.locator('#sign-in-section').waitFor({ state: 'visible' });
+    assert.deepEqual(await page.context().cookies(), []);
+    const asked = page.waitForResponse((r) => r.url().endsWith('/settings/session') && r.request().method() === 'GET');
+    await page.reload();
+    assert.equal((await asked).status(), 401);
+    assert.equal(await page.locator('#requests-section').isVisible(), false);
     assert.deepEqual(problems, []);
   });
 

@@ -4,7 +4,9 @@
 // The middleware also takes the request's slot: reads (GET, HEAD) 120 and writes 60 a
 // minute per token (limits.ts), so every authenticated answer carries X-RateLimit-*; a
 // request without a usable token is counted per client IP before its 401. Then the kit's
-// Idempotency-Key handling for POSTs, scoped to the token.
+// Idempotency-Key handling for POSTs, scoped to the token. Without an Authorization header a
+// settings session's cookie stands for its token (docs/settings.md, "Sessions"), with the
+// CSRF check on every change.
 import type { Context, Middleware } from 'koa';
 import type { PlatformCaller } from '../../../domain/platform/access.rules';
 import type { PlatformEnvironment, PlatformTokenPrincipalRow } from '../../../domain/platform/types';
@@ -13,6 +15,7 @@ import { errors } from '../../kit/errors';
 import { failureThrottle } from '../../kit/auth/failure-throttle';
 import { idempotency } from '../../kit/idempotency';
 import { applyRateLimit, gate } from '../../kit/rate-limit';
+import { requireCsrf, sessionFor, webSessionStore } from '../../kit/session';
 import { platformLimits } from './limits';
 import { platformTokenRevokedMarker, platformTokens } from './token-cache';
 
@@ -35,7 +38,7 @@ function bearerOf(ctx: Context): string | null {
  * Whether a token may be used at `now`: unrevoked (the query's), unexpired at the exact
  * instant (expires_at is the first refused millisecond) and its creator active.
  */
-function usable(row: PlatformTokenPrincipalRow, now: Date): boolean {
+export function usable(row: PlatformTokenPrincipalRow, now: Date): boolean {
   if (row.revokedAt) return false;
   if (row.expiresAt && new Date(row.expiresAt).getTime() <= now.getTime()) return false;
   return row.userStatus === 'active';
@@ -59,13 +62,19 @@ export function platformAuth(deps: AppDeps): Middleware {
   const tokens = platformTokens(deps);
   const idem = idempotency(deps, { scopeOf: (ctx) => `platform-token:${principalOf(ctx).tokenId}` });
   const failures = failureThrottle(deps.redis, (ip) => limits.bucket('platform-anonymous-ip', ip));
+  const sessions = webSessionStore(deps);
   const refuse = async (ctx: Context): Promise<never> => {
+    // a settings session whose token is no longer usable is over (docs/settings.md, "Sessions")
+    const session = sessionFor(ctx, 'platform');
+    if (session) await sessions.end(session);
     applyRateLimit(ctx, await failures.recordFailure(ctx.ip));
     throw errors.unauthorized('Missing, invalid, expired or revoked token (Authorization: Bearer service_live_… or service_test_…)');
   };
   return async (ctx, next) => {
+    // the bearer token, or else a settings session's token (by its id, through the same cache and checks)
+    const session = sessionFor(ctx, 'platform');
     const secret = bearerOf(ctx);
-    const row = secret ? await tokens.resolve(secret) : null;
+    const row = session ? await tokens.resolveId(session.credentialId) : secret ? await tokens.resolve(secret) : null;
     if (!row || !usable(row, nowOf(deps))) return refuse(ctx);
     const read = isRead(ctx.method);
     const group = read ? 'platform-read' : 'platform-write';
@@ -76,6 +85,7 @@ export function platformAuth(deps: AppDeps): Middleware {
     const slot = await gate(deps.redis, bucket);
     if (slot.blocked) return refuse(ctx); // revoked in this or another process
     applyRateLimit(ctx, slot);
+    if (session) requireCsrf(ctx, session);
     tokens.touch(row.id);
     const principal: PlatformPrincipal = {
       tokenId: row.id,

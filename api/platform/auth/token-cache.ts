@@ -8,7 +8,7 @@
 // A role change reaches the user's tokens within the cache's 30 s in other processes, at
 // once in the process that made it (forgetUser; a workspace's deletion and restore: forgetWorkspace).
 import { hashApiKey } from '../../../lib/api-keys';
-import { findPlatformTokenPrincipal, touchPlatformToken } from '../../../db/repositories/platform-tokens';
+import { findPlatformTokenPrincipal, findPlatformTokenPrincipalById, touchPlatformToken } from '../../../db/repositories/platform-tokens';
 import type { PlatformTokenPrincipalRow } from '../../../domain/platform/types';
 import { looksLikePlatformToken } from '../../../domain/platform/token-secret';
 import { perDeps, type AppDeps } from '../../deps';
@@ -22,6 +22,8 @@ export const platformTokenRevokedMarker = (tokenId: string) => `platform:revoked
 export interface PlatformTokens {
   /** The unrevoked token for a presented secret, or null (expiry is the caller's check). */
   resolve(secret: string): Promise<PlatformTokenPrincipalRow | null>;
+  /** The same by the token's id (a settings session's credential). */
+  resolveId(tokenId: string): Promise<PlatformTokenPrincipalRow | null>;
   /** Records a use (last_used_at, the user's last_active_at) at most once a minute, off the request path. */
   touch(tokenId: string): void;
   /** Waits for the last_used_at writes still in flight in this process. */
@@ -51,6 +53,9 @@ function createPlatformTokens(deps: AppDeps): PlatformTokens {
       if (!looksLikePlatformToken(secret)) return null;
       const hash = hashApiKey(secret);
       return cache.get(hash, () => findPlatformTokenPrincipal(deps.db, hash));
+    },
+    resolveId(tokenId) {
+      return cache.get(`id:${tokenId}`, () => findPlatformTokenPrincipalById(deps.db, tokenId));
     },
     touch: cache.touch,
     pendingTouches: () => cache.pendingTouch(),

@@ -3,6 +3,8 @@
 // app). The middleware also takes the request's slot in its rate-limit group, so every
 // authenticated response carries X-RateLimit-*; a request without a usable credential is
 // counted per client IP before its 401 (failed authentication is throttled per IP).
+// Without an Authorization header a settings session's cookie stands for its user where
+// the `user` scheme is accepted (docs/settings.md, "Sessions"), with the CSRF check on changes.
 import type { Context, Middleware } from 'koa';
 import type { AppDeps } from '../../deps';
 import { AppError, errors } from '../../kit/errors';
@@ -11,10 +13,11 @@ import { failureThrottle } from '../../kit/auth/failure-throttle';
 import { idempotency } from '../../kit/idempotency';
 import { applyRateLimit, gate } from '../../kit/rate-limit';
 import { isUuid } from '../../kit/uuid';
+import { requireCsrf, sessionFor, webSessionStore } from '../../kit/session';
 import { allowedUnless, visibleRow } from '../../kit/visible-row';
 import { findPushApp } from '../../../db/repositories/push-apps';
 import type { PushAppRecord } from '../../../domain/push/types';
-import { isPushTrialExpired } from '../../../db/repositories/push-users';
+import { findPushUserById, isPushTrialExpired } from '../../../db/repositories/push-users';
 import { pushApiKeys, pushKeyRevokedMarker } from './api-key-cache';
 import { pushLimits, type PushLimitGroup } from './limits';
 import { verifyAccessToken } from './tokens';
@@ -65,6 +68,16 @@ async function resolve(deps: AppDeps, scheme: PushScheme, value: string): Promis
 }
 
 /**
+ * A settings session of a push user (docs/settings.md, "Sessions"): the user is read by
+ * id on every request (a deleted account or one without a company ends the session).
+ */
+async function resolveSessionUser(deps: AppDeps, userId: string): Promise<Resolved | null> {
+  const user = isUuid(userId) ? await findPushUserById(deps.db, userId) : null;
+  if (!user?.companyId) return null;
+  return { kind: 'user', userId: user.id, companyId: user.companyId, isSuperAdmin: user.isSuperAdmin, trialExpired: await isPushTrialExpired(deps.db, user.companyId) };
+}
+
+/**
  * Sets `ctx.state.principal`; 401 UNAUTHORIZED when no accepted credential is present
  * (a missing, malformed, unknown, expired or revoked one, or a scheme this route does
  * not take), 403 TRIAL_EXPIRED when the company's trial has ended (docs/push.md,
@@ -84,10 +97,18 @@ export function pushAuth(deps: AppDeps, opts: PushAuthOptions): Middleware {
   // a failed authentication takes a slot of the client address's push-anonymous-ip window
   const failures = failureThrottle(deps.redis, (ip) => limits.bucket('push-anonymous-ip', ip));
   const refuse = async (ctx: Context) => applyRateLimit(ctx, await failures.recordFailure(ctx.ip));
+  const sessions = webSessionStore(deps);
   return async (ctx, next) => {
     const cred = credentialOf(ctx);
-    const resolved = cred && opts.schemes.includes(cred.scheme) ? await resolve(deps, cred.scheme, cred.value) : null;
+    // without an Authorization header, a settings session stands for its user (the `user` scheme)
+    const session = opts.schemes.includes('user') ? sessionFor(ctx, 'push') : null;
+    const resolved = session
+      ? await resolveSessionUser(deps, session.credentialId)
+      : cred && opts.schemes.includes(cred.scheme)
+        ? await resolve(deps, cred.scheme, cred.value)
+        : null;
     if (!resolved) {
+      if (session) await sessions.end(session);
       await refuse(ctx);
       if (cred && !opts.schemes.includes(cred.scheme)) {
         throw errors.unauthorized(
@@ -107,6 +128,7 @@ export function pushAuth(deps: AppDeps, opts: PushAuthOptions): Middleware {
       throw errors.unauthorized();
     }
     applyRateLimit(ctx, slot);
+    if (session) requireCsrf(ctx, session);
     if (expired) throw trialExpired();
     ctx.state.principal = principal as PushPrincipal;
     await idem(ctx, next);

@@ -1,6 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import type { AppDeps } from '../../deps';
 import { errors } from '../errors';
+import { requireCsrf, sessionFor, webSessionStore, type WebSession } from '../../kit/session';
 import type { AuthContext } from '../access';
 import { authServices, type Resolved } from './credentials';
 import { gate, planLimits } from './rate-limit';
@@ -31,8 +32,22 @@ export function toAuthContext({ row, via, expiresAt }: Resolved): AuthContext {
 }
 
 /**
+ * A settings session (docs/settings.md, "Sessions") stands for its API key: the key is
+ * resolved by id as a bearer key would be, so revocation and rate limits are the key's.
+ * A key revoked since sign-in ends the session with the same 401.
+ */
+async function keyOfSession(deps: AppDeps, session: WebSession): Promise<Resolved> {
+  try {
+    return await authServices(deps).resolveKeyId(session.credentialId);
+  } catch (err) {
+    if ((err as { status?: number }).status === 401) await webSessionStore(deps).end(session);
+    throw err;
+  }
+}
+
+/**
  * Accepts an access token from POST /v1/auth/token or an API key (`sk_live_`,
- * `sk_test_`, `sdk_`) as the bearer value and sets `ctx.state.auth`.
+ * `sk_test_`, `sdk_`) as the bearer value, or else a settings session, and sets `ctx.state.auth`.
  *
  * Hot path: a cached token or key costs two Map lookups and one Redis round trip, the
  * gate script that checks the revocation marker and takes a rate-limit slot together.
@@ -43,12 +58,15 @@ export function authenticate(deps: AppDeps): Middleware {
   const services = authServices(deps);
   const limits = planLimits(deps.config);
   return async (ctx, next) => {
-    const resolved = await services.resolve(bearer(ctx));
+    const session = sessionFor(ctx, 'ticketing');
+    const resolved = session ? await keyOfSession(deps, session) : await services.resolve(bearer(ctx));
     const result = await gate(deps.redis, resolved.row.id, limits[resolved.row.plan]);
     if (result.blocked) {
       services.forget(resolved.row.id);
+      if (session) await webSessionStore(deps).end(session);
       throw errors.unauthorized('This API key has been revoked');
     }
+    if (session) requireCsrf(ctx, session);
     ctx.state.auth = toAuthContext(resolved);
     ctx.state.rateLimit = result;
     if (result.allowed) services.keys.touch(resolved.row.id);

@@ -30,6 +30,8 @@ export interface AuthServices {
   /** A bearer value (a key or an access token) → its key row; 401 for anything unusable. */
   resolve(credential: string): Promise<Resolved>;
   keyByHash(hash: string): Promise<KeyRow | null>;
+  /** A settings session's key (by its id, from the kit's session store) → its row; 401 when revoked or gone. */
+  resolveKeyId(keyId: string): Promise<Resolved>;
   /** Drops a key and the tokens issued for it from this process's caches (the Redis marker covers the others). */
   forget(keyId: string): void;
 }
@@ -82,11 +84,18 @@ function createAuthServices(deps: AppDeps): AuthServices {
     return { row, via: 'token', expiresAt: claims.expiresAt };
   }
 
+  async function resolveKeyId(keyId: string): Promise<Resolved> {
+    const row = await keyById(keyId);
+    if (!row || row.revokedAt || row.type !== 'server') throw errors.unauthorized('This session has ended; sign in again');
+    return { row, via: 'key', expiresAt: null };
+  }
+
   return {
     repo,
     signing,
     keys,
     resolve,
+    resolveKeyId,
     keyByHash,
     forget(keyId) {
       caches.keys.forget(keyId);

@@ -44,11 +44,12 @@ export async function request(method, path, body, accessToken) {
 }
 
 /**
- * The push envelope `{message, code, errors?}` as one line of text; the code only where
- * `withCode` (the operator page shows it, the owner's page does not).
+ * The push envelope `{message, code, errors?}` (or the `{error: {code, message}}` of
+ * /settings/session) as one line of text; the code only where `withCode` (the operator
+ * page shows it, the owner's page does not).
  */
 export function describeError(res, withCode) {
-  const b = res.body || {};
+  const b = (res.body && res.body.error) || res.body || {};
   let text = (b.message || 'The request failed (' + res.status + ').') + (withCode && b.code ? ' [' + b.code + ']' : '');
   if (b.errors && typeof b.errors === 'object') {
     const parts = Object.keys(b.errors).map((field) => {

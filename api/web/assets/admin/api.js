@@ -1,45 +1,33 @@
-// The operator page's calls to the push API: the signed-in session's tokens (the access
-// token in sessionStorage, gone with the tab; the refresh token in memory only), one
-// refresh on a 401, and the answer to a call refused for the session (401/403).
-import { request } from '../../assets/http.js';
+// The operator page's calls to the push API through the settings session
+// (/assets/session.js; docs/settings.md, "Sessions"): signing in turns the email and
+// password into an HttpOnly session cookie, so no token sits in the page, in
+// sessionStorage or in localStorage, and a reload keeps the session until it expires.
+import { api, loadSession, signIn as startSession, signOut as endSession } from '../../assets/session.js';
 
-const SESSION_KEY = 'trial-admin-session';
-
-let session = loadSession(); // {accessToken, email}
-let refreshToken = null; // memory only: a reload asks for the password again after 15 min
+let session = null; // GET /settings/session's body of a push session: {label (the email), csrfToken, …}
 let onSessionLost = () => {};
 
-function loadSession() {
-  try {
-    const raw = sessionStorage.getItem(SESSION_KEY);
-    return raw ? JSON.parse(raw) : null;
-  } catch (e) {
-    return null;
-  }
-}
-
-function saveSession(s) {
-  session = s;
-  try {
-    if (s) sessionStorage.setItem(SESSION_KEY, JSON.stringify(s));
-    else sessionStorage.removeItem(SESSION_KEY);
-  } catch (e) {
-    /* private mode: memory only */
-  }
-}
-
 export const signedIn = () => session !== null;
-export const sessionEmail = () => (session && session.email) || '';
+export const sessionEmail = () => (session && session.label) || '';
 
-/** Keeps the tokens of a login or refresh answer. */
-export function adoptAuthResult(result, email) {
-  refreshToken = result.refreshToken || null;
-  saveSession({ accessToken: result.accessToken, email: (result.user && result.user.email) || email });
+/** The session the browser still has (a reload), if it is a push account's; else null. */
+export async function restoreSession() {
+  const s = await loadSession();
+  session = s && s.api === 'push' ? s : null;
+  return session;
 }
 
-export function forgetSession() {
-  saveSession(null);
-  refreshToken = null;
+/** POST /settings/session with the push account's email and password: `{ok, status, body}`. */
+export async function signIn(email, password) {
+  const res = await startSession({ api: 'push', email: email, password: password });
+  session = res.ok ? res.body : null;
+  return res;
+}
+
+/** Ends the session on the server (DELETE /settings/session) and here. */
+export async function forgetSession() {
+  session = null;
+  await endSession();
 }
 
 /** What to do when a call is refused for the session: `lost(reason)` (the sign-in form). */
@@ -47,20 +35,9 @@ export function whenSessionLost(lost) {
   onSessionLost = lost;
 }
 
-/** A call with the session's token (`opts.auth: false`: without); a 401 refreshes once. */
-export async function call(method, path, body, opts) {
-  opts = opts || {};
-  const res = await request(method, path, body, opts.auth !== false && session ? session.accessToken : undefined);
-  // an expired access token: one refresh, then the call once more
-  if (res.status === 401 && opts.auth !== false && refreshToken && !opts.retried) {
-    const refreshed = await request('POST', '/auth/refresh', { refreshToken: refreshToken });
-    refreshToken = null;
-    if (refreshed.ok) {
-      adoptAuthResult(refreshed.body, session && session.email);
-      return call(method, path, body, Object.assign({}, opts, { retried: true }));
-    }
-  }
-  return res;
+/** A call of the push API (`path` under /api/v1) as the signed-in user. */
+export function call(method, path, body) {
+  return api(method, '/api/v1' + path, body);
 }
 
 /** A 401 or 403 on an admin call: the session is over, with the reason; true if so. */

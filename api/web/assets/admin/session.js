@@ -1,8 +1,9 @@
-// Signing in and out on the operator page: the sign-in form (POST /auth/login), and the
-// way back to it, by choice or because the session ended or is not a super-admin's.
+// Signing in and out on the operator page: the sign-in form (POST /settings/session with
+// the push account), and the way back to it, by choice or because the session ended or
+// is not a super-admin's.
 import { $, announce, setBusy } from '../../assets/dom.js';
 import { describeError } from '../../assets/http.js';
-import { adoptAuthResult, call, forgetSession, sessionEmail } from './api.js';
+import { forgetSession, sessionEmail, signIn } from './api.js';
 import { loadList, resetList } from './table.js';
 
 export function showSignedIn() {
@@ -14,7 +15,7 @@ export function showSignedIn() {
 
 /** Back to the sign-in form; `reason` (why the session ended) is shown there. */
 export function signOut(reason) {
-  forgetSession();
+  forgetSession(); // the server's answer changes nothing here: the page is signed out either way
   resetList();
   $('requests-section').hidden = true;
   $('session').hidden = true;
@@ -35,13 +36,12 @@ export async function onSignIn(ev) {
     return;
   }
   setBusy(form, true);
-  const res = await call('POST', '/auth/login', { email: email, password: password }, { auth: false });
+  const res = await signIn(email, password);
   setBusy(form, false);
   if (!res.ok) {
     $('sign-in-error').textContent = res.status === 401 ? 'Wrong email or password.' : describeError(res, true);
     return;
   }
-  adoptAuthResult(res.body, email);
   $('sign-in-password').value = '';
   showSignedIn();
   // the list call is also the super-admin check (403 for anyone else)

@@ -1,10 +1,10 @@
 // The operator page of trial requests: sign in as a super-admin, list the requests, and
 // approve, reject, resend, generate a link or extend a trial through the push API
 // (/api/v1, docs/trial-onboarding.md). No framework, no build step: plain DOM in ES
-// modules (api.js: calls and tokens; session.js: sign-in/out; table.js: the list;
+// modules (api.js: calls through the settings session; session.js: sign-in/out; table.js: the list;
 // actions.js: the per-row forms). A module runs once the document is parsed.
 import { $ } from '../../assets/dom.js';
-import { signedIn, whenSessionLost } from './api.js';
+import { restoreSession, whenSessionLost } from './api.js';
 import { onSignIn, showSignedIn, signOut } from './session.js';
 import { loadList, reload, showStatus, turnPage } from './table.js';
 
@@ -19,8 +19,9 @@ $('refresh').addEventListener('click', reload);
 $('prev-page').addEventListener('click', () => turnPage(-1));
 $('next-page').addEventListener('click', () => turnPage(1));
 // no focus moved on load: the first Tab reaches the email field, and a screen reader
-// starts at the top of the page
-if (signedIn()) {
+// starts at the top of the page. A reload keeps the session (its cookie).
+restoreSession().then((session) => {
+  if (!session) return;
   showSignedIn();
   loadList();
-}
+});
