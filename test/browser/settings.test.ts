@@ -3,7 +3,8 @@
 // `webhooks` worker), with a receiver on loopback that verifies the signatures with the
 // secret the page showed: sign in, an API key shown once and revoked, an endpoint
 // registered, a test event in its log and redelivered, test mode withholding a real
-// event, a 30-day platform token created and revoked, the 404 page. Every state of every
+// event, a 30-day platform token created and revoked, a platform endpoint paused after
+// failures shown with its reason and log, resumed and deleted, the 404 page. Every state of every
 // page passes axe-core and fits a 1280-px window (page-checks.ts), and breaks no CSP.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -16,6 +17,9 @@ import { assertPageState } from '../support/page-checks';
 import { confirmInDialog, signIn, startSettingsBrowser, statusSays, type SettingsBrowser } from '../support/settings-browser';
 import { createTicket, tenantWithPlayer, type TenantWithPlayer } from '../support/tickets';
 import { startReceiver, type Receiver } from '../support/webhook-receiver';
+import { insertAttempt, insertLoggedDelivery } from '../support/webhook-factories';
+import { registerPlatformEndpoint } from '../support/register-platform-endpoint';
+import { pauseEndpoint } from '../../db/repositories/webhook-endpoints';
 
 let api: TestApi;
 let browser: SettingsBrowser;
@@ -225,6 +229,32 @@ describe('the settings pages in the browser', () => {
     await page.locator('#create-token button[type="submit"]').click();
     await page.waitForURL(`${api.baseUrl}/settings`);
     await statusSays(page, /Your session ended/);
+    assert.deepEqual(problems, []);
+  });
+
+  it('platform: an endpoint paused after failures shows why, its log shows the failed attempt; resume; delete after a confirmation', async () => {
+    const p = await platformTenant(api);
+    // the platform API takes public HTTPS addresses only: the endpoint is made by the domain's command
+    const { id } = await registerPlatformEndpoint(api.deps.db, api.deps.config, { workspaceId: p.workspaceId, url: receiver.url, events: ['ticket.created'], description: 'Game server bridge' });
+    await pauseEndpoint(api.deps.db, id, 'delivery_failed');
+    const failed = await insertLoggedDelivery(api.deps.db, { endpointId: id, workspaceId: p.workspaceId, status: 'failed' });
+    await insertAttempt(api.deps.db, failed, { attempt: 1, statusCode: 503, latencyMs: 40, error: 'the endpoint answered 503' });
+
+    const { page, problems } = await browser.newPage();
+    await signIn(page, api.baseUrl, 'platform', p.adminToken);
+    const card = page.locator(`article.card[data-id="${id}"]`);
+    await card.locator('[data-field="state"]', { hasText: 'Paused — paused after a delivery failed five times' }).waitFor();
+    await card.getByRole('button', { name: /Delivery log/ }).click();
+    await card.locator(`.delivery[data-id="${failed}"] tr[data-attempt="1"]`, { hasText: 'the endpoint answered 503' }).waitFor();
+    await assertPageState(page, 'the platform page with a paused endpoint and its log');
+
+    await page.locator(`#toggle-${id}`).click();
+    await statusSays(page, /^Resumed/);
+    assert.equal((await bearerGet(`/platform/v1/webhooks/${id}`, p.adminToken)).body.active, true);
+    await card.getByRole('button', { name: /^Delete/ }).click();
+    await confirmInDialog(page, /Delete this webhook endpoint/);
+    await page.locator('#webhooks-empty').waitFor({ state: 'visible' });
+    assert.equal((await bearerGet(`/platform/v1/webhooks/${id}`, p.adminToken)).status, 404);
     assert.deepEqual(problems, []);
   });
 
