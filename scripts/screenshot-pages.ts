@@ -4,6 +4,7 @@
 // `POST /settings/session`), what to seed through the public APIs so it looks real, and
 // what to wait for before the shot.
 import type { BrowserContext, Page } from 'playwright-core';
+import { SETTINGS_SHOTS } from './screenshot-settings';
 
 /** What `npm run -s admin -- bootstrap` prints (the parts the shots use). */
 export interface DemoCredentials {
@@ -135,4 +136,6 @@ export const SHOTS: Shot[] = [
     },
     ready: '#form-section:not([hidden])',
   },
+  // the settings pages (docs/settings.md)
+  ...SETTINGS_SHOTS,
 ];

@@ -1,6 +1,7 @@
 // The two web pages as static HTML shells: everything that depends on data is filled in
 // by their script (api/web/assets) from the push API, so nothing here is rendered from
 // input and no inline script or style exists (the pages' CSP forbids both).
+import { SETTINGS_ASSET_FILES } from './settings-pages';
 
 const head = (title: string, script: string) => `<!doctype html>
 <html lang="en">
@@ -31,6 +32,8 @@ export const ASSET_FILES: Readonly<Record<string, string>> = {
   '/admin/assets/session.js': 'admin/session.js',
   '/admin/assets/table.js': 'admin/table.js',
   '/admin/assets/actions.js': 'admin/actions.js',
+  // the settings pages' files (api/web/settings-pages.ts)
+  ...SETTINGS_ASSET_FILES,
 };
 
 /** The files a page names itself (the modules load the rest by their imports). */

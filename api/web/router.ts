@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { ADMIN_PAGE, ASSET_FILES, SETUP_PAGE } from './pages';
+import { SETTINGS_NOT_FOUND_PAGE, SETTINGS_PLATFORM_PAGE, SETTINGS_SIGN_IN_PAGE, SETTINGS_TICKETING_PAGE } from './settings-pages';
 
 /**
  * Every response of the pages: only our own scripts, styles and API calls (no inline
@@ -59,6 +60,10 @@ export function webRouter(): Router {
   };
   router.get('/admin/trial-requests', page(ADMIN_PAGE));
   router.get('/setup-password', page(SETUP_PAGE));
+  // the settings pages (docs/settings.md, "The pages")
+  router.get('/settings', page(SETTINGS_SIGN_IN_PAGE));
+  router.get('/settings/ticketing', page(SETTINGS_TICKETING_PAGE));
+  router.get('/settings/platform', page(SETTINGS_PLATFORM_PAGE));
 
   for (const [path, a] of assets) {
     router.get(path, (ctx) => {
@@ -74,5 +79,13 @@ export function webRouter(): Router {
       ctx.body = a.body;
     });
   }
+
+  // Any other address under /settings (a typo, an old link) is a page that says so, not
+  // the APIs' JSON 404; the session's JSON endpoints (/settings/session) are not pages.
+  const notFound = page(SETTINGS_NOT_FOUND_PAGE);
+  router.get(/^\/settings\/(?!session(?:\/|$)).+/, (ctx) => {
+    notFound(ctx);
+    ctx.status = 404;
+  });
   return router;
 }
