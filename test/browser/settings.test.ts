@@ -14,7 +14,8 @@ import { eventually } from '../support/eventually';
 import { createApiKey } from '../support/factories';
 import { platformTenant, startPlatformApi } from '../support/platform';
 import { assertPageState } from '../support/page-checks';
-import { confirmInDialog, signIn, startSettingsBrowser, statusSays, type SettingsBrowser } from '../support/settings-browser';
+import type { TestBrowser } from '../support/browser';
+import { confirmInDialog, signIn, startSettingsBrowser, statusSays } from '../support/settings-browser';
 import { createTicket, tenantWithPlayer, type TenantWithPlayer } from '../support/tickets';
 import { startReceiver, type Receiver } from '../support/webhook-receiver';
 import { insertAttempt, insertLoggedDelivery } from '../support/webhook-factories';
@@ -22,7 +23,7 @@ import { registerPlatformEndpoint } from '../support/register-platform-endpoint'
 import { pauseEndpoint } from '../../db/repositories/webhook-endpoints';
 
 let api: TestApi;
-let browser: SettingsBrowser;
+let browser: TestBrowser;
 let t: TenantWithPlayer;
 let receiver: Receiver;
 let secret = ''; // the signing secret as the page showed it

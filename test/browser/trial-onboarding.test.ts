@@ -10,30 +10,26 @@
 // (test/support/page-checks.ts).
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startApi, type TestApi } from '../support/api';
 import { capturedLogger } from '../support/captured-log';
-import { receivedMail, type ReceivedMail } from '../support/mail';
-import { assertPageState, DESKTOP_VIEWPORT } from '../support/page-checks';
+import { receivedMail, setupLinkIn } from '../support/mail';
+import { startBrowser, type TestBrowser } from '../support/browser';
+import { assertPageState } from '../support/page-checks';
 import { bearer, GENEROUS_PUSH_LIMITS, registerAccount, type PushAccount } from '../support/push';
 import { submitTrial, superAdmin } from '../support/trial-requests';
 
-// scripts/ensure.sh installs it (ENSURE_CHROMIUM=1, set by scripts/test.sh)
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-
 const log = capturedLogger('info');
 let api: TestApi;
-let browser: Browser;
+let browser: TestBrowser;
 let admin: PushAccount;
-const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
-  assert.ok(existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}: \`npm test\` installs Debian's chromium (ENSURE_CHROMIUM=1 bash scripts/ensure.sh), or set CHROMIUM_PATH`);
   // startPushApi's limits, with a logger whose lines the tests read
   api = await startApi({ RATE_LIMITS: GENEROUS_PUSH_LIMITS }, { logger: log.logger });
   admin = await superAdmin(api);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  // refused admin calls (401, 403) are the test's own doing
+  browser = await startBrowser(/status of 40[13]/);
 });
 afterAll(async () => {
   await browser?.close();
@@ -48,32 +44,8 @@ async function submitted(form: { email: string; companyName: string; fullName: s
   return res.body.id;
 }
 
-/** The set-password link in a received email (quoted-printable soft breaks and escapes undone). */
-function setupLinkIn(mail: ReceivedMail): URL {
-  const text = mail.raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
-  const m = /https?:\/\/\S+\/setup-password\?token=[A-Za-z0-9_-]+/.exec(text);
-  assert.ok(m, `no set-password link in the mail:\n${text}`);
-  return new URL(m[0]);
-}
-
-/** A page in a context of its own; any script error or CSP refusal fails the test. */
-async function newPage(): Promise<{ page: Page; problems: string[] }> {
-  const context = await browser.newContext({ viewport: DESKTOP_VIEWPORT });
-  contexts.push(context);
-  const page = await context.newPage();
-  page.setDefaultTimeout(30_000);
-  const problems: string[] = [];
-  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-  page.on('console', (m) => {
-    // refused admin calls are the test's own doing; Chromium asks for a favicon by itself
-    if (m.type() !== 'error' || /status of 40[13]/.test(m.text()) || m.location().url.endsWith('/favicon.ico')) return;
-    problems.push(`console: ${m.text()}`);
-  });
-  return { page, problems };
-}
-afterEach(async () => {
-  for (const c of contexts.splice(0)) await c.close();
-});
+const newPage = () => browser.newPage();
+afterEach(() => browser.closePages());
 
 // page.evaluate with expressions as strings: the test is typed without the DOM library
 const activeId = (page: Page) => page.evaluate<string>("document.activeElement ? document.activeElement.id : ''");

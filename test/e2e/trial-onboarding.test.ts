@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestApi } from '../support/api';
 import { eventually } from '../support/eventually';
-import { receivedMail } from '../support/mail';
+import { receivedMail, setupLinkIn } from '../support/mail';
 import { assertPushError, bearer, startPushApi, type PushAccount } from '../support/push';
 import { adminCall, submitTrial, superAdmin } from '../support/trial-requests';
 import { listAuditEvents } from '../../db/repositories/push-trial-requests';
@@ -26,10 +26,9 @@ beforeAll(async () => {
 });
 afterAll(async () => api?.stop());
 
-/** The set-password link in a raw SMTP message (its quoted-printable undone). */
-const linkInMail = (raw: string) => linkIn(raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16))));
+const linkInMail = (raw: string) => setupLinkIn({ raw }).href;
 
-/** The set-password link in a message's text. */
+/** The set-password link in a message's plain text. */
 function linkIn(text: string): string {
   const m = /(https?:\/\/\S+\/setup-password\?token=[A-Za-z0-9_-]+)/.exec(text);
   assert.ok(m, `no setup link in the mail:\n${text}`);

@@ -25,3 +25,15 @@ export function mailSoFar(match: (m: ReceivedMail) => boolean): ReceivedMail[] {
   }
   return files.map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as ReceivedMail).filter(match);
 }
+
+/** A raw SMTP message's text with its quoted-printable soft breaks and escapes undone. */
+export const decodedText = (raw: string) =>
+  raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+
+/** The set-password link in a received message. */
+export function setupLinkIn(mail: Pick<ReceivedMail, 'raw'>): URL {
+  const text = decodedText(mail.raw);
+  const m = /https?:\/\/\S+\/setup-password\?token=[A-Za-z0-9_-]+/.exec(text);
+  if (!m) throw new Error(`no set-password link in the mail:\n${text}`);
+  return new URL(m[0]);
+}

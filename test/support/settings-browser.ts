@@ -1,47 +1,12 @@
-// What the settings pages' browser tests share (test/browser/settings.test.ts): Debian's
-// Chromium driven by playwright-core, a page per context that fails the test on a script
-// error or a CSP refusal, signing in on /settings, the confirmation dialog, and the
-// layout check of a 1280-px window.
+// What the settings pages' browser tests share (test/browser/settings.test.ts): their
+// browser (test/support/browser.ts), signing in on /settings, the confirmation dialog and
+// the status region.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { startBrowser, type TestBrowser } from './browser';
 
-// scripts/ensure.sh installs it (ENSURE_CHROMIUM=1, set by scripts/test.sh)
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-
-export interface SettingsBrowser {
-  /** a page of its own context (1280 × 800), and the problems it has met so far */
-  newPage(): Promise<{ page: Page; problems: string[] }>;
-  closePages(): Promise<void>;
-  close(): Promise<void>;
-}
-
-export async function startSettingsBrowser(): Promise<SettingsBrowser> {
-  assert.ok(existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}: \`npm test\` installs Debian's chromium (ENSURE_CHROMIUM=1 bash scripts/ensure.sh), or set CHROMIUM_PATH`);
-  const browser: Browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-  const contexts: BrowserContext[] = [];
-  return {
-    async newPage() {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-      contexts.push(context);
-      const page = await context.newPage();
-      page.setDefaultTimeout(30_000);
-      const problems: string[] = [];
-      page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-      page.on('console', (m) => {
-        // a 401 or 404 is the page asking for a session it has not got, or the 404 page itself;
-        // Chromium asks for a favicon by itself
-        if (m.type() !== 'error' || /status of 40[134]/.test(m.text()) || m.location().url.endsWith('/favicon.ico')) return;
-        problems.push(`console: ${m.text()}`);
-      });
-      return { page, problems };
-    },
-    async closePages() {
-      for (const c of contexts.splice(0)) await c.close();
-    },
-    close: () => browser.close(),
-  };
-}
+/** The settings pages' browser: a 401 or 404 is the page asking for a session it has not got, or the 404 page itself. */
+export const startSettingsBrowser = (): Promise<TestBrowser> => startBrowser(/status of 40[134]/);
 
 /** Signs in on /settings with the keyboard-reachable form and waits for the workspace's page. */
 export async function signIn(page: Page, baseUrl: string, api: 'ticketing' | 'platform', credential: string): Promise<void> {
@@ -66,12 +31,6 @@ export async function confirmInDialog(page: Page, title: RegExp, whileOpen?: () 
   if (whileOpen) await whileOpen();
   await page.locator('#confirm-ok').click();
   await dialog.waitFor({ state: 'hidden' });
-}
-
-/** The page fits its 1280-px window: nothing makes it scroll sideways. */
-export async function assertFitsWidth(page: Page): Promise<void> {
-  const [scroll, client] = await page.evaluate<[number, number]>('[document.documentElement.scrollWidth, document.documentElement.clientWidth]');
-  assert.ok(scroll <= client, `the page is ${scroll} px wide in a ${client} px window (${page.url()})`);
 }
 
 /** The status region's text once it matches `text`. */
