@@ -1,18 +1,10 @@
 // The two web pages as static HTML shells: everything that depends on data is filled in
 // by their script (api/web/assets) from the push API, so nothing here is rendered from
 // input and no inline script or style exists (the pages' CSP forbids both).
+import { pageHead } from './page-head';
 import { SETTINGS_ASSET_FILES } from './settings-pages';
 
-const head = (title: string, script: string) => `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>${title}</title>
-<link rel="stylesheet" href="${ASSET_PATHS.css}">
-<script type="module" src="${script}"></script>
-</head>`;
+const head = (title: string, script: string) => pageHead(title, { stylesheets: [ASSET_PATHS.css], script });
 
 /**
  * Where the pages' files are served, and from which file of api/web/assets (api/web/router.ts

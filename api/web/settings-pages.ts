@@ -3,6 +3,8 @@
 // called with the session cookie, so nothing here is rendered from input and no inline
 // script or style exists (the pages' CSP forbids both).
 
+import { pageHead } from './page-head';
+
 /**
  * Where the settings pages' files are served, and from which file of api/web/assets. As
  * for the operator page, a module's address mirrors its place under assets/ (they import
@@ -22,16 +24,8 @@ export const SETTINGS_ASSET_FILES: Readonly<Record<string, string>> = {
   '/settings/assets/platform.js': 'settings/platform.js',
 };
 
-const head = (title: string, script: string | null) => `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>${title}</title>
-<link rel="stylesheet" href="/assets/pages.css">
-<link rel="stylesheet" href="/settings/assets/settings.css">
-${script ? `<script type="module" src="${script}"></script>\n` : ''}</head>`;
+const head = (title: string, script: string | null) =>
+  pageHead(title, { stylesheets: ['/assets/pages.css', '/settings/assets/settings.css'], script });
 
 /** The header of a signed-in page: where you are, with which credential, and the way out. */
 const signedInHeader = (title: string) => `<header class="settings-header">
