@@ -8,7 +8,7 @@ import type { AppDeps } from '../deps';
 import { AppError, errors } from '../kit/errors';
 import { failureThrottle } from '../kit/auth/failure-throttle';
 import { parse } from '../kit/validation';
-import { clearSessionCookie, requireCsrf, setSessionCookie, webSessionStore, type WebSession, type WebSignIn } from '../kit/session';
+import { clearSessionCookie, requireCsrf, requireSameOrigin, setSessionCookie, webSessionStore, type WebSession, type WebSignIn } from '../kit/session';
 import { z } from '../zod';
 
 // the kit's input limits already refuse NUL bytes, invalid UTF-8 and deep nesting
@@ -43,6 +43,7 @@ export function settingsSessionRouter(deps: AppDeps, verifiers: WebSignIn[]): Ro
   const noSession = () => errors.unauthorized('Not signed in');
 
   router.post('/', async (ctx) => {
+    requireSameOrigin(ctx);
     await failures.refuseIfBlocked(ctx.ip);
     const { api, ...input } = parse(SignInBody, ctx.request.body);
     const verifier = verifierOf.get(api);

@@ -75,6 +75,12 @@ describe('settings sessions', () => {
     }
     assertError(await api.request('POST', '/settings/session', { body: { api: 'ticketing', credential: t.readOnly.key } }), 403, 'forbidden');
     assertError(await api.request('POST', '/settings/session', { body: { api: 'platform', credential: p.agentToken } }), 403, 'forbidden');
+    // another site may not sign a visitor in (login CSRF), even with a right credential
+    for (const headers of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }] as Record<string, string>[]) {
+      const res = await api.request('POST', '/settings/session', { body: { api: 'ticketing', credential: t.admin.key }, headers });
+      assertError(res, 403, 'forbidden');
+      assert.equal(res.headers.getSetCookie().length, 0);
+    }
     for (const body of [{}, { api: 'nope', credential: 'x' }, { api: 'push', credential: 'x' }, { api: 'ticketing', credential: '' }, { api: 'ticketing', credential: 'x'.repeat(5000) }]) {
       assertError(await api.request('POST', '/settings/session', { body }), 400, 'validation_error');
     }

@@ -20,12 +20,21 @@ function sameToken(presented: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** 403 (in the envelope of the API that serves the path) unless an unsafe request carries the session's token from our own origin. */
-export function requireCsrf(ctx: Context, session: Pick<WebSession, 'csrfToken'>): void {
-  if (!isUnsafeMethod(ctx.method)) return;
+/**
+ * 403 when the browser says the request comes from another origin or site. Also the
+ * sign-in's guard (it has no session, so no token yet): another site must not sign a
+ * visitor in to an account of its choosing (login CSRF).
+ */
+export function requireSameOrigin(ctx: Context): void {
   const origin = ctx.get('Origin');
   if (origin && origin !== ctx.origin) throw errors.forbidden('This request comes from another origin');
   if (ctx.get('Sec-Fetch-Site') === 'cross-site') throw errors.forbidden('This request comes from another site');
+}
+
+/** 403 (in the envelope of the API that serves the path) unless an unsafe request carries the session's token from our own origin. */
+export function requireCsrf(ctx: Context, session: Pick<WebSession, 'csrfToken'>): void {
+  if (!isUnsafeMethod(ctx.method)) return;
+  requireSameOrigin(ctx);
   if (!sameToken(ctx.get(CSRF_HEADER), session.csrfToken)) {
     throw errors.forbidden(`A change made with a session needs its CSRF token in ${CSRF_HEADER}`);
   }
