@@ -13,6 +13,7 @@ import { ticketingRouter } from './ticketing/router';
 import { platformRouter } from './platform/router';
 import { pushRouter } from './push/router';
 import { webRouter } from './web/router';
+import { pageErrorEnvelope } from './web/error-page';
 import { settingsSessionRouter } from './web/session-routes';
 import { webSessions } from './kit/session';
 import { ticketingWebSignIn } from './ticketing/auth/web-sign-in';
@@ -47,6 +48,11 @@ export function createApp(deps: AppDeps): Koa {
         ['/v1', ticketingEnvelope],
         ['/platform/v1', platformEnvelope],
         ['/api/v1', pushEnvelope],
+        // the pages' addresses answer errors as pages; the session endpoints are JSON
+        ['/settings/session', ticketingEnvelope],
+        ['/settings', pageErrorEnvelope],
+        ['/admin', pageErrorEnvelope],
+        ['/setup-password', pageErrorEnvelope],
       ],
       allowedMethods: allowedMethodsOf(routers),
       bodyLimit: deps.config.bodyLimit,

@@ -3,24 +3,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Router from '@koa/router';
 import type { Context } from 'koa';
+import { pageHeaders } from './page-headers';
 import { ADMIN_PAGE, ASSET_FILES, SETUP_PAGE } from './pages';
 import { SETTINGS_NOT_FOUND_PAGE, SETTINGS_PLATFORM_PAGE, SETTINGS_SIGN_IN_PAGE, SETTINGS_TICKETING_PAGE } from './settings-pages';
-
-/**
- * Every response of the pages: only our own scripts, styles and API calls (no inline
- * script, no CDN), never framed, forms never submitted anywhere by the browser itself
- * (the scripts send JSON), and no Referer: the set-password page's address carries the
- * token until its script drops it, so no request it makes may repeat that address.
- */
-export const PAGE_CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; " +
-  "frame-ancestors 'none'; form-action 'none'; base-uri 'none'";
-
-function pageHeaders(ctx: Context): void {
-  ctx.set('Content-Security-Policy', PAGE_CSP);
-  ctx.set('Referrer-Policy', 'no-referrer');
-  ctx.set('X-Frame-Options', 'DENY');
-}
 
 interface Asset {
   body: string;

@@ -71,6 +71,32 @@ describe('settings pages as served', () => {
     assert.match(session.headers.get('content-type') ?? '', /json/);
   });
 
+  it("any other error on a page's address is a page too (a malformed address, a method no page serves); the session endpoints' errors stay JSON", async () => {
+    const cases: Array<[string, string, number]> = [
+      ['GET', '/settings/%E0%A4%A', 400],
+      ['POST', '/settings', 405],
+      ['DELETE', '/settings/ticketing', 405],
+      ['PUT', '/admin/trial-requests', 405],
+      ['POST', '/setup-password', 405],
+    ];
+    for (const [method, path, status] of cases) {
+      const res = await fetch(api.baseUrl + path, { method, redirect: 'manual' });
+      const text = await res.text();
+      assert.equal(res.status, status, `${method} ${path}: ${text}`);
+      assert.match(res.headers.get('content-type') ?? '', /^text\/html/, `${method} ${path}`);
+      assert.match(text, /<h1>[^<]+<\/h1>/);
+      assert.ok(!text.includes('<script'), 'an error page runs no script');
+      assertPageHeaders({ headers: res.headers }, path);
+    }
+    // what a request put in the address is shown escaped
+    const odd = await fetch(api.baseUrl + '/settings/%3Cb%3Ex', { method: 'POST' });
+    assert.equal(odd.status, 405);
+    assert.ok(!(await odd.text()).includes('<b>x'));
+    const session = await fetch(api.baseUrl + '/settings/session', { method: 'PUT' });
+    assert.equal(session.status, 405);
+    assert.match(session.headers.get('content-type') ?? '', /json/);
+  });
+
   it('the settings files are among the served files', () => {
     for (const [path, file] of Object.entries(SETTINGS_ASSET_FILES)) assert.equal(ASSET_FILES[path], file);
   });
