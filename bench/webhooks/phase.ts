@@ -35,6 +35,8 @@ export interface PhaseResult {
   expected: number;
   received: number;
   lost: number;
+  /** the first keys of answered calls that arrived at fewer endpoints than subscribed (what "lost" counts) */
+  unmatched: string[];
   /** repeated webhook-ids and bad signatures seen at the receiver during the phase */
   duplicates: number;
   badSignature: number;
@@ -126,6 +128,10 @@ export async function runPhase(o: PhaseOptions, r: Receiver): Promise<{ result: 
   const mean = lat.reduce((s, v) => s + v, 0) / Math.max(1, lat.length);
   const tailMs = lastArrival - lastStart;
   const lost = expected - got;
+  const unmatched = calls
+    .filter((c) => c.ok)
+    .flatMap((c) => c.keys.filter((k) => (r.byKey.get(k)?.length ?? 0) < o.endpoints))
+    .slice(0, 20);
   const result: PhaseResult = {
     name: o.name,
     prefix: o.prefix,
@@ -135,6 +141,7 @@ export async function runPhase(o: PhaseOptions, r: Receiver): Promise<{ result: 
     expected,
     received: got,
     lost,
+    unmatched,
     duplicates: r.counters.duplicates - before.duplicates,
     badSignature: r.counters.badSignature - before.badSignature,
     latency: { ...d, mean },

@@ -165,7 +165,8 @@ async function main(): Promise<number> {
     const phaseLine = (p: PhaseResult) =>
       `${p.rate} events/s × ${p.durationSec} s: ${p.received}/${p.expected} deliveries, lost ${p.lost}, ` +
       `${p.deliveredPerSec.toFixed(0)} deliveries/s, latency p50 ${p.latency.p50.toFixed(0)} p99 ${p.latency.p99.toFixed(0)} max ${p.latency.max.toFixed(0)} ms, ` +
-      `API p99 ${p.source.api.p99.toFixed(0)} ms, tail ${p.tailMs.toFixed(0)} ms → ${p.keepsUp ? 'keeps up' : 'does NOT keep up'}`;
+      `API p99 ${p.source.api.p99.toFixed(0)} ms, tail ${p.tailMs.toFixed(0)} ms → ${p.keepsUp ? 'keeps up' : 'does NOT keep up'}` +
+      (p.lost > 0 ? `; unmatched keys, first ${p.unmatched.length}: ${p.unmatched.join(' ')}` : '');
 
     // Warm-up, unrecorded: the API's and the worker's first requests, the workflow bundle,
     // the worker's first workflows, the peer worker; and every delivery of it drained.
