@@ -7,7 +7,11 @@
 //   (update-with-start with the row's facts), through its 30-day purge;
 // - histories/platform-ticket-automations.json (`… automations` records only this one): a
 //   `ticket.created` rule firing at the start, a `ticket.updated` rule it sets off, a rule
-//   whose step does not fire, the same after a PATCH and a reply, then closed.
+//   whose step does not fire, the same after a PATCH and a reply, then closed;
+// - histories/platform-ticket-updates-together.json (`… together` records only this one):
+//   a resolve and a close that reach the run in its first workflow task together (the
+//   worker starts after both were sent), stored as steps 2 and 3 one after the other under
+//   the change lock (workflows/mutex.ts).
 // On the time-skipping server with in-memory activities (the history holds what they
 // answered; the real ones run in platform-ticket-workflow.test.ts). Run after a deliberate
 // change of workflows/platform-ticket that the recorded histories cannot replay (read
@@ -85,10 +89,35 @@ async function recordAutomations(env: Awaited<ReturnType<typeof timeSkippingEnv>
   writeHistory('platform-ticket-automations', await handle.fetchHistory());
 }
 
+/** Two changes sent before any worker polls: the first workflow task holds both. */
+async function recordTogether(env: Awaited<ReturnType<typeof timeSkippingEnv>>, taskQueue: string) {
+  const ticketId = 'tkt_01recordedtogetherrecord';
+  const handle = await env.client.workflow.start(PLATFORM_TICKET_WORKFLOW_TYPE, {
+    taskQueue,
+    workflowId: platformTicketWorkflowId(ticketId),
+    args: [{ ticketId, workspaceId: 'ws_01recordedrecordedrecorde', assigneeId: null }],
+  });
+  const resolve = handle.executeUpdate(patchTicketUpdate, { args: [{ status: 'resolved' }] });
+  const close = handle.executeUpdate(patchTicketUpdate, { args: [{ status: 'closed' }] });
+  await new Promise((r) => setTimeout(r, 1000)); // both admitted while no worker polls
+  // no rules here: the two changes are the only steps
+  const activities = { ...fakeActivities(), ...NO_RISK, matchPlatformAutomations: async () => [] };
+  const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath: require.resolve('../../workflows/queues/platform'), activities });
+  const versions = await worker.runUntil(async () => {
+    const answers = await Promise.all([resolve, close]);
+    await handle.result();
+    return answers.map((a) => a.version).sort((a, b) => a - b);
+  });
+  if (versions.join() !== '2,3') throw new Error(`the two changes were stored as steps ${versions.join(' and ')}, not 2 and 3`);
+  console.log('together', versions);
+  writeHistory('platform-ticket-updates-together', await handle.fetchHistory());
+}
+
 async function main() {
   const env = await timeSkippingEnv();
   const taskQueue = `record-${PLATFORM_QUEUE}`;
   try {
+    if (process.argv[2] === 'together') return await recordTogether(env, `${taskQueue}-together`);
     const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath: require.resolve('../../workflows/queues/platform'), activities: { ...fakeActivities(), ...NO_RISK } });
     await worker.runUntil(async () => {
       await recordAutomations(env, taskQueue);
