@@ -14,6 +14,12 @@ export const WORKER_TUNING = {
   maxConcurrentWorkflowTaskExecutions: 200,
   maxConcurrentLocalActivityExecutions: 200,
   maxCachedWorkflows: 2000,
+  // 20 workflow-task pollers, 10 of them on the non-sticky queue (the SDK's defaults: 10
+  // and 2): every new workflow's first task comes from there, and at 20 new ticket
+  // workflows a second two pollers left them queued for seconds, so Updates outlived the
+  // API's deadline (docs/benchmarks.md, "Webhooks, platform phase").
+  maxConcurrentWorkflowTaskPolls: 20,
+  nonStickyToStickyPollRatio: 0.5,
 } satisfies Partial<WorkerOptions>;
 
 export interface RunOptions {
