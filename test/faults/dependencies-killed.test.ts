@@ -20,7 +20,7 @@ import { countDeliveries, deliveredTicket, repeatsByFault } from '../support/fau
 import { failuresOf } from '../support/careful-client';
 import { assertPlatformSide } from '../support/platform-fault-assertions';
 import { createLoad } from '../support/fault-load';
-import { OwnPostgres, ownRedis, ownTemporal, stopFaultServices, workerProcess, type Restartable } from '../support/fault-services';
+import { OwnPostgres, ownRedis, ownTemporal, startWorkersOn, stopFaultServices, workerProcess, type Restartable } from '../support/fault-services';
 import { tenantWithPlayer, type TenantWithPlayer } from '../support/tickets';
 import { createWebhook } from '../support/webhook-api';
 import { TICKETING_QUEUE } from '../../workflows/ticket/contract';
@@ -101,7 +101,7 @@ beforeAll(async () => {
   // the platform endpoint's: it verifies the signatures its API sends (domain/webhooks/apis.ts)
   platformReceiver = await startReceiver({ secret: () => platformEndpoint.secret, answerAfterMs: () => 200 + Math.random() * 400, schemes: WEBHOOK_APIS.platform.signatures });
   // hundreds of 503s (and failed key lookups) are logged during the outages; a 500 fails the test anyway
-  [api] = await Promise.all([startApi(env, { logger: createLogger({ level: 'fatal' }) }), worker.start(), webhooksWorker.start(), platformWorker.start()]);
+  [api] = await Promise.all([startApi(env, { logger: createLogger({ level: 'fatal' }) }), startWorkersOn(temporal, [worker, webhooksWorker, platformWorker])]);
   t = await tenantWithPlayer(api);
   endpoint = await createWebhook(api, t.token, { workspaceId: t.workspace.id, url: receiver.url, events: ['ticket.created'] });
   tenant = await createPlatformTenant(api.deps.db, { name: `Faults ${process.pid}` });

@@ -240,6 +240,23 @@ export function ownTemporal(dbFile: string): Restartable {
   );
 }
 
+/**
+ * Starts the worker processes of a run on its own Temporal dev server. A dev server that
+ * died right after it came up (seen once in CI: a port it picks for itself was taken) is
+ * started again, as a supervisor would, and the workers with it.
+ */
+export async function startWorkersOn(temporal: Restartable, workers: Restartable[]): Promise<void> {
+  try {
+    await Promise.all(workers.map((w) => w.start()));
+  } catch (err) {
+    if (temporal.running) throw err;
+    process.stderr.write(`[faults] Temporal dev server gone before the workers connected; restarting it:\n${temporal.output()}\n`);
+    await Promise.all(workers.map((w) => w.stop()));
+    await temporal.start();
+    await Promise.all(workers.map((w) => w.start()));
+  }
+}
+
 /** `npm run worker -- <queue>` as its own process (node --import tsx: SIGKILL reaches the worker itself). */
 export function workerProcess(queue: string, env: NodeJS.ProcessEnv): Restartable {
   return new Restartable(`worker:${queue}`, process.execPath, ['--import', 'tsx', 'workers/main.ts', queue], {
