@@ -18,6 +18,7 @@ export const SETTINGS_ASSET_FILES: Readonly<Record<string, string>> = {
   '/settings/assets/keys.js': 'settings/keys.js',
   '/settings/assets/tokens.js': 'settings/tokens.js',
   '/settings/assets/webhooks.js': 'settings/webhooks.js',
+  '/settings/assets/webhook-calls.js': 'settings/webhook-calls.js',
   '/settings/assets/endpoint-card.js': 'settings/endpoint-card.js',
   '/settings/assets/deliveries.js': 'settings/deliveries.js',
   '/settings/assets/ticketing.js': 'settings/ticketing.js',
@@ -82,14 +83,27 @@ export const SETTINGS_SIGN_IN_PAGE = `${head('Settings · sign in', '/settings/a
 </html>
 `;
 
-export const SETTINGS_TICKETING_PAGE = `${head('Settings · ticketing workspace', '/settings/assets/ticketing.js')}
+/** A workspace's page: the signed-in header, its sections' links, its sections, the confirmation dialog. */
+const workspacePage = (o: { title: string; script: string; heading: string; nav: string; sections: string }) => `${head(o.title, o.script)}
 <body>
-${signedInHeader('Ticketing workspace')}
-<nav class="section-nav" aria-label="Sections"><a href="#keys-title">API keys</a> <a href="#webhooks-title">Webhook endpoints</a></nav>
+${signedInHeader(o.heading)}
+<nav class="section-nav" aria-label="Sections">${o.nav}</nav>
 <main>
   ${NOSCRIPT}
   ${STATUS}
-  <section id="keys-section" aria-labelledby="keys-title" hidden>
+${o.sections}
+</main>
+${CONFIRM_DIALOG}
+</body>
+</html>
+`;
+
+export const SETTINGS_TICKETING_PAGE = workspacePage({
+  title: 'Settings · ticketing workspace',
+  script: '/settings/assets/ticketing.js',
+  heading: 'Ticketing workspace',
+  nav: '<a href="#keys-title">API keys</a> <a href="#webhooks-title">Webhook endpoints</a>',
+  sections: `  <section id="keys-section" aria-labelledby="keys-title" hidden>
     <h2 id="keys-title" tabindex="-1">API keys</h2>
     <div id="keys-secret"></div>
     <details id="new-key">
@@ -122,21 +136,15 @@ ${signedInHeader('Ticketing workspace')}
       <p id="workspace-hint" class="hint">This key reaches every workspace of the organisation: name the one to manage.</p>
     </form>
     <div id="webhooks"></div>
-  </section>
-</main>
-${CONFIRM_DIALOG}
-</body>
-</html>
-`;
+  </section>`,
+});
 
-export const SETTINGS_PLATFORM_PAGE = `${head('Settings · platform workspace', '/settings/assets/platform.js')}
-<body>
-${signedInHeader('Platform workspace')}
-<nav class="section-nav" aria-label="Sections"><a href="#tokens-title">Tokens</a> <a href="#webhooks-title">Webhook endpoints</a></nav>
-<main>
-  ${NOSCRIPT}
-  ${STATUS}
-  <section id="tokens-section" aria-labelledby="tokens-title" hidden>
+export const SETTINGS_PLATFORM_PAGE = workspacePage({
+  title: 'Settings · platform workspace',
+  script: '/settings/assets/platform.js',
+  heading: 'Platform workspace',
+  nav: '<a href="#tokens-title">Tokens</a> <a href="#webhooks-title">Webhook endpoints</a>',
+  sections: `  <section id="tokens-section" aria-labelledby="tokens-title" hidden>
     <h2 id="tokens-title" tabindex="-1">Tokens</h2>
     <div id="tokens-secret"></div>
     <details id="new-token">
@@ -168,12 +176,8 @@ ${signedInHeader('Platform workspace')}
   <section id="webhooks-section" aria-labelledby="webhooks-title" hidden>
     <h2 id="webhooks-title" tabindex="-1">Webhook endpoints</h2>
     <div id="webhooks"></div>
-  </section>
-</main>
-${CONFIRM_DIALOG}
-</body>
-</html>
-`;
+  </section>`,
+});
 
 /** A GET of an unknown /settings/… address: a page that says so, not the APIs' JSON 404. */
 export const SETTINGS_NOT_FOUND_PAGE = `${head('Settings · page not found', null)}

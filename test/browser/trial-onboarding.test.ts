@@ -10,11 +10,11 @@
 // (test/support/page-checks.ts).
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { Page } from 'playwright-core';
 import { startApi, type TestApi } from '../support/api';
 import { capturedLogger } from '../support/captured-log';
 import { receivedMail, setupLinkIn } from '../support/mail';
 import { startBrowser, type TestBrowser } from '../support/browser';
+import { ACTION_ERROR, actionRow, actionSettled, activeId, row, signInByKeyboard, submitAction } from '../support/operator-page';
 import { assertPageState } from '../support/page-checks';
 import { bearer, GENEROUS_PUSH_LIMITS, registerAccount, type PushAccount } from '../support/push';
 import { submitTrial, superAdmin } from '../support/trial-requests';
@@ -47,46 +47,6 @@ async function submitted(form: { email: string; companyName: string; fullName: s
 const newPage = () => browser.newPage();
 afterEach(() => browser.closePages());
 
-// page.evaluate with expressions as strings: the test is typed without the DOM library
-const activeId = (page: Page) => page.evaluate<string>("document.activeElement ? document.activeElement.id : ''");
-
-/** Signs in on the operator page with the keyboard alone: Tab to each field, Enter to submit. */
-async function signInByKeyboard(page: Page, account: { email: string; password: string }): Promise<void> {
-  await page.goto(`${api.baseUrl}/admin/trial-requests`);
-  await page.waitForLoadState('domcontentloaded');
-  await page.keyboard.press('Tab');
-  assert.equal(await activeId(page), 'sign-in-email', 'the first Tab stop is the email field');
-  await page.keyboard.type(account.email);
-  await page.keyboard.press('Tab');
-  assert.equal(await activeId(page), 'sign-in-password');
-  await page.keyboard.type(account.password);
-  await page.keyboard.press('Enter');
-}
-
-const ACTION_ERROR = (id: string) => `tr[data-action-for="${id}"] p.error:not(:empty)`;
-
-/** Submits the open action form of request `id`: it closes on success; the API's refusal fails the test. */
-async function submitAction(page: Page, id: string): Promise<void> {
-  await actionRow(page, id).locator('button[type="submit"]').click();
-  await actionSettled(page, id);
-}
-
-/** The open action form of request `id` has closed (success), or shows the API's refusal (fails the test). */
-async function actionSettled(page: Page, id: string): Promise<void> {
-  // (locators, not waitForFunction: the pages' CSP forbids the eval that a string predicate needs)
-  const closed = actionRow(page, id).waitFor({ state: 'detached' });
-  const refused = page.locator(ACTION_ERROR(id)).waitFor();
-  // the one that loses the race times out later: caught, not an unhandled rejection
-  closed.catch(() => {});
-  refused.catch(() => {});
-  await Promise.race([closed, refused]);
-  const error = page.locator(ACTION_ERROR(id));
-  if (await error.count()) assert.fail(`the API refused: ${await error.textContent()}`);
-}
-
-const row = (page: Page, id: string) => page.locator(`tr[data-id="${id}"]`);
-const actionRow = (page: Page, id: string) => page.locator(`tr[data-action-for="${id}"]`);
-
 /** A request whose long words and addresses must wrap inside the table, not widen it. */
 async function longRequest(): Promise<string> {
   return submitted({
@@ -104,13 +64,13 @@ describe('trial onboarding in the browser', () => {
     await page.locator('#sign-in').waitFor();
     await assertPageState(page, 'the operator page, signed out');
     const someone = await registerAccount(api);
-    await signInByKeyboard(page, someone);
+    await signInByKeyboard(page, api.baseUrl, someone);
     await page.locator('#sign-in-error', { hasText: 'not a super-admin' }).waitFor();
     assert.equal(await page.locator('#requests-section').isVisible(), false);
     await assertPageState(page, 'the operator page, sign-in refused');
 
     const long = await longRequest();
-    await signInByKeyboard(page, admin);
+    await signInByKeyboard(page, api.baseUrl, admin);
     await page.locator('#requests-section').waitFor({ state: 'visible' });
     await row(page, long).waitFor();
     await assertPageState(page, 'the operator page, signed in with a long request in the table');
@@ -155,7 +115,7 @@ describe('trial onboarding in the browser', () => {
     const id = await submitted({ email, companyName, fullName: 'Robin Example', requestedPlanSlug: 'growth' });
 
     const { page, problems } = await newPage();
-    await signInByKeyboard(page, admin);
+    await signInByKeyboard(page, api.baseUrl, admin);
     await row(page, id).waitFor();
     assert.match((await row(page, id).locator('[data-field="status"]').textContent()) ?? '', /^Submitted/);
 
@@ -224,7 +184,7 @@ describe('trial onboarding in the browser', () => {
   it('reject: a reason is required, then the row shows Rejected with it and no actions', async () => {
     const id = await submitted({ email: `${unique('declined')}@pixelforge.example`, companyName: unique('Spam Co'), fullName: 'Sam Example', requestedPlanSlug: 'growth' });
     const { page, problems } = await newPage();
-    await signInByKeyboard(page, admin);
+    await signInByKeyboard(page, api.baseUrl, admin);
     await page.locator('#status-filter').selectOption('Submitted');
     await page.locator('#filter button[type="submit"]').click();
     await page.locator('#requests-caption').waitFor();
@@ -255,7 +215,7 @@ describe('trial onboarding in the browser', () => {
 
     const { page, problems } = await newPage();
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: api.baseUrl });
-    await signInByKeyboard(page, admin);
+    await signInByKeyboard(page, api.baseUrl, admin);
     await row(page, id).locator('button[data-action="link"]').click();
     await actionRow(page, id).locator('button[type="submit"]').click();
     await page.locator(`#setup-url-${id}, ${ACTION_ERROR(id)}`).first().waitFor();

@@ -1,7 +1,8 @@
-// The pages' one way to call the push API (/api/v1, same origin): JSON in and out, an
-// Idempotency-Key on every POST, no cookies, no cached answers, and every outcome (a
-// refusal, a network failure) as `{ok, status, body}` so that no caller needs a catch.
-// Shared by the operator page and the set-password page.
+// The pages' one way to send a JSON call (same origin, no cached answers; every outcome,
+// a refusal or a network failure, as `{ok, status, body}` so that no caller needs a
+// catch): `sendJson`, which the session's calls use (session.js), and `request`, a
+// bearer call of the push API (/api/v1, no cookies, an Idempotency-Key on every POST)
+// that the set-password page makes.
 
 const API = '/api/v1';
 
@@ -16,31 +17,45 @@ export function uuid() {
   return h.slice(0, 8) + '-' + h.slice(8, 12) + '-' + h.slice(12, 16) + '-' + h.slice(16, 20) + '-' + h.slice(20);
 }
 
-/** One call; `accessToken`, when given, goes in the Authorization header. */
-export async function request(method, path, body, accessToken) {
-  const headers = { Accept: 'application/json' };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  if (method === 'POST') headers['Idempotency-Key'] = uuid();
-  if (accessToken) headers.Authorization = 'Bearer ' + accessToken;
+const NETWORK_MESSAGE = 'The server cannot be reached. Check the connection and try again.';
+
+/**
+ * One JSON call to `url` (same origin): `credentials` 'omit' (bearer calls) or
+ * 'same-origin' (the session's cookie); a network failure answers status 0 with the
+ * message in both envelopes' spellings (`message`: push; `error.message`: the others).
+ */
+export async function sendJson(method, url, body, headers, credentials) {
+  const h = Object.assign({ Accept: 'application/json' }, headers || {});
+  if (body !== undefined) h['Content-Type'] = 'application/json';
   let res;
   try {
-    res = await fetch(API + path, {
+    res = await fetch(url, {
       method: method,
-      headers: headers,
+      headers: h,
       body: body === undefined ? undefined : JSON.stringify(body),
-      credentials: 'omit',
+      credentials: credentials,
       cache: 'no-store',
     });
   } catch (e) {
-    return { ok: false, status: 0, body: { message: 'The server cannot be reached. Check the connection and try again.' } };
+    return { ok: false, status: 0, body: { error: { code: 'network_error', message: NETWORK_MESSAGE }, message: NETWORK_MESSAGE } };
   }
   let parsed = null;
-  try {
-    parsed = await res.json();
-  } catch (e) {
-    parsed = null;
+  if (res.status !== 204) {
+    try {
+      parsed = await res.json();
+    } catch (e) {
+      parsed = null;
+    }
   }
   return { ok: res.ok, status: res.status, body: parsed };
+}
+
+/** One call of the push API; `accessToken`, when given, goes in the Authorization header. */
+export function request(method, path, body, accessToken) {
+  const headers = {};
+  if (method === 'POST') headers['Idempotency-Key'] = uuid();
+  if (accessToken) headers.Authorization = 'Bearer ' + accessToken;
+  return sendJson(method, API + path, body, headers, 'omit');
 }
 
 /**

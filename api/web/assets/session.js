@@ -5,41 +5,15 @@
 // routes (/v1, /platform/v1, /api/v1) with the cookie, the CSRF token on every change and
 // an Idempotency-Key on every POST, and every outcome, a network failure included, is
 // `{ok, status, body}`: no caller needs a catch.
-import { uuid } from './http.js';
+import { sendJson, uuid } from './http.js';
 
 const SESSION_PATH = '/settings/session';
 const UNSAFE = ['POST', 'PUT', 'PATCH', 'DELETE'];
-const NETWORK_MESSAGE = 'The server cannot be reached. Check the connection and try again.';
 
 let current = null; // the session body of GET /settings/session, or null
 const lostHandlers = [];
 
-async function send(method, path, body, headers) {
-  const h = Object.assign({ Accept: 'application/json' }, headers || {});
-  if (body !== undefined) h['Content-Type'] = 'application/json';
-  let res;
-  try {
-    res = await fetch(path, {
-      method: method,
-      headers: h,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      credentials: 'same-origin',
-      cache: 'no-store',
-    });
-  } catch (e) {
-    // both envelopes' spellings: `error.message` (ticketing, platform), `message` (push)
-    return { ok: false, status: 0, body: { error: { code: 'network_error', message: NETWORK_MESSAGE }, message: NETWORK_MESSAGE } };
-  }
-  let parsed = null;
-  if (res.status !== 204) {
-    try {
-      parsed = await res.json();
-    } catch (e) {
-      parsed = null;
-    }
-  }
-  return { ok: res.ok, status: res.status, body: parsed };
-}
+const send = (method, path, body, headers) => sendJson(method, path, body, headers, 'same-origin');
 
 function lost(res) {
   current = null;

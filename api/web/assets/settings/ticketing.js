@@ -7,16 +7,23 @@ import { api } from '../../assets/session.js';
 import { initKeys } from './keys.js';
 import { startPage } from './page.js';
 import { initWebhooks } from './webhooks.js';
+import { webhookCalls } from './webhook-calls.js';
 
 // the ticketing API's event types (api/ticketing/webhooks/schema.ts)
 const EVENT_TYPES = ['ticket.created', 'ticket.assigned', 'ticket.resolved', 'ticket.closed', 'message.created', 'player.created', 'sla.breached'];
 
 /** /v1's webhook calls for workspace `ws`, their answers in the shapes webhooks.js reads. */
 function ticketingAdapter(ws) {
-  const path = (id) => '/v1/webhooks/' + encodeURIComponent(id);
-  const endpoint = (e) => ({
-    id: e.id, url: e.url, events: e.events, description: e.description, active: e.active,
-    testMode: e.testMode === true, pausedReason: null, pausedAt: null,
+  const calls = webhookCalls({
+    base: '/v1/webhooks',
+    listPath: '/v1/webhooks?workspaceId=' + encodeURIComponent(ws),
+    deliveriesQuery: 'limit=25',
+    endpoint: (e) => ({
+      id: e.id, url: e.url, events: e.events, description: e.description, active: e.active,
+      testMode: e.testMode === true, pausedReason: null, pausedAt: null,
+    }),
+    delivery: (d) => d, // /v1's deliveries are already in the page's shape
+    createBody: (b) => ({ workspaceId: ws, url: b.url, events: b.events, description: b.description }),
   });
   return {
     eventTypes: EVENT_TYPES,
@@ -24,26 +31,9 @@ function ticketingAdapter(ws) {
     urlHint: 'Events are POSTed here as JSON, signed with the endpoint’s secret (shown once, after you register it).',
     emptyLogHint: 'Send a test event, or wait for the workspace’s next event.',
     testMode: true,
-    async list() {
-      const res = await api('GET', '/v1/webhooks?workspaceId=' + encodeURIComponent(ws));
-      if (res.ok) res.items = res.body.data.map(endpoint);
-      return res;
-    },
-    create: (b) => api('POST', '/v1/webhooks', { workspaceId: ws, url: b.url, events: b.events, description: b.description }),
-    async patch(id, body) {
-      const res = await api('PATCH', path(id), body);
-      if (res.ok) res.item = endpoint(res.body);
-      return res;
-    },
-    remove: (id) => api('DELETE', path(id)),
-    async deliveries(id) {
-      const res = await api('GET', path(id) + '/deliveries?limit=25');
-      if (res.ok) res.items = res.body.data;
-      return res;
-    },
-    redeliver: (id, deliveryId) => api('POST', path(id) + '/deliveries/' + encodeURIComponent(deliveryId) + '/redeliver'),
+    ...calls,
     // `event` null: one test event of each subscribed type
-    sendTest: (id, event) => api('POST', path(id) + '/test', event ? { event: event } : { all: true }),
+    sendTest: (id, event) => api('POST', calls.path(id) + '/test', event ? { event: event } : { all: true }),
   };
 }
 
