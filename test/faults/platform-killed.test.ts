@@ -28,7 +28,7 @@ import { createLogger } from '../../lib/logger';
 import { PLATFORM_QUEUE, platformTicketWorkflowId } from '../../workflows/platform-ticket/contract';
 import { startApi, type TestApi } from '../support/api';
 import { carefulClient, failuresOf, type Attempt, type Operation } from '../support/careful-client';
-import { OwnPostgres, ownRedis, ownTemporal, stopFaultServices, workerProcess, type Restartable } from '../support/fault-services';
+import { OwnPostgres, ownRedis, ownTemporal, startWorkersOn, stopFaultServices, workerProcess, type Restartable } from '../support/fault-services';
 import { eventually } from '../support/eventually';
 import { oneFaultRunAtATime } from '../support/fault-run-lock';
 
@@ -73,7 +73,7 @@ beforeAll(async () => {
   process.env.IDEMPOTENCY_LEASE_SECONDS = '15';
   worker = workerProcess(PLATFORM_QUEUE, { ...env, LOG_LEVEL: 'info' });
   // hundreds of 503s are logged while the worker is down; a 500 fails the test anyway
-  [api] = await Promise.all([startApi(env, { logger: createLogger({ level: 'fatal' }) }), worker.start()]);
+  [api] = await Promise.all([startApi(env, { logger: createLogger({ level: 'fatal' }) }), startWorkersOn(temporal, [worker])]);
   tenant = await createPlatformTenant(api.deps.db, { name: `Faults ${process.pid}` });
 }, 120_000);
 

@@ -19,7 +19,7 @@ import { startPushSink, type PushSink } from '../../scripts/push-sink';
 import type { TestApi } from '../support/api';
 import { carefulClient, failuresOf, type CarefulClientOptions, type Operation } from '../support/careful-client';
 import { phaseAt, printPhaseTable, type Phase } from '../support/fault-phases';
-import { OwnPostgres, ownRedis, ownTemporal, stopFaultServices, workerProcess, type Restartable } from '../support/fault-services';
+import { OwnPostgres, ownRedis, ownTemporal, startWorkersOn, stopFaultServices, workerProcess, type Restartable } from '../support/fault-services';
 import { startPushApi } from '../support/push';
 import { insertDevices, pushTenant, type PushTenant } from '../support/push-send';
 import { campaignFaultLoad } from '../support/push-fault-campaigns';
@@ -73,7 +73,7 @@ beforeAll(async () => {
   };
   process.env.IDEMPOTENCY_LEASE_SECONDS = String(LEASE_SECONDS);
   worker = workerProcess('push', { ...env, FCM_ENDPOINT: sink.url, APNS_ENDPOINT: sink.url, LOG_LEVEL: 'info' });
-  [api] = await Promise.all([startPushApi(env), worker.start()]);
+  [api] = await Promise.all([startPushApi(env), startWorkersOn(temporal, [worker])]);
   tenant = await pushTenant(api);
 }, 120_000);
 
