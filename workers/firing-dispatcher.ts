@@ -75,6 +75,7 @@ export function createFiringDispatcher(opts: FiringDispatcherOptions): Dispatche
       args: [input],
       memo: { firings: batch.firings }, // for operators in the Web UI
       deadlineMs: START_DEADLINE_MS,
+      eager: true, // the first task straight to this process's worker (lib/temporal/start-once.ts)
     });
   }
 

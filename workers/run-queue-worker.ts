@@ -1,7 +1,7 @@
 // One worker process for one task queue, as `npm run worker -- <queue>` runs it: the
 // shared bootstrapping that the test and benchmark workers reuse, so they run exactly
 // what production runs.
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import { connectDb } from '../db/db';
 import { loadConfig } from '../lib/config';
@@ -43,8 +43,10 @@ export async function runQueueWorker(queue: TaskQueue, opts: RunOptions = {}): P
   const config = loadConfig();
   const db = await connectDb(config.databaseUrl);
   const connection = await NativeConnection.connect({ address: config.temporalAddress });
-  const clientConnection = await Connection.connect({ address: config.temporalAddress });
-  const client = new Client({ connection: clientConnection, namespace: config.temporalNamespace });
+  // the side jobs' and activities' client shares the worker's connection, so a dispatcher's
+  // start on this queue can be eager: the first workflow task comes back in the start's
+  // answer to this worker, with no trip through matching (docs/workflows.md, "Eager starts")
+  const client = new Client({ connection, namespace: config.temporalNamespace });
   const worker = await Worker.create({
     connection,
     namespace: config.temporalNamespace,
@@ -61,7 +63,6 @@ export async function runQueueWorker(queue: TaskQueue, opts: RunOptions = {}): P
   opts.onPolling?.();
   await running;
   await stopSideJobs?.();
-  await clientConnection.close();
   await connection.close();
   await db.close();
 }

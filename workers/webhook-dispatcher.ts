@@ -51,6 +51,7 @@ export function createWebhookDispatcher(opts: DispatcherOptions): Dispatcher {
       workflowId: webhookBatchWorkflowId(batch.batchId),
       args: [input],
       memo: { events: batch.events, deliveries: batch.deliveryIds.length }, // for operators in the Web UI
+      eager: true, // the first task straight to this process's worker (lib/temporal/start-once.ts)
     });
   }
 

@@ -44,6 +44,7 @@ export function createWorkflowStartDispatcher(opts: WorkflowStartDispatcherOptio
       searchAttributes: s.searchAttributes ?? undefined,
       memo: s.memo ?? undefined,
       deadlineMs: START_DEADLINE_MS,
+      eager: true, // the first task straight to this process's worker (lib/temporal/start-once.ts)
     });
   }
 

@@ -2,11 +2,18 @@
 // per id (REJECT_DUPLICATE), and "already started" counts as success, so a dispatcher
 // that restarts between claim and start, two dispatchers, a reclaim, or a change that
 // started the workflow first never start it twice and never fail for it.
-import { WorkflowExecutionAlreadyStartedError, type Client, type WorkflowStartOptions } from '@temporalio/client';
+import { InternalConnectionLikeSymbol, WorkflowExecutionAlreadyStartedError, type Client, type InternalConnectionLike, type WorkflowStartOptions } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
 import { withinDeadline } from './deadline';
 
-export interface StartOnceOptions extends Omit<WorkflowStartOptions, 'workflowIdReusePolicy'> {
+export interface StartOnceOptions extends Omit<WorkflowStartOptions, 'workflowIdReusePolicy' | 'requestEagerStart'> {
+  /**
+   * Ask for the run's first workflow task in the start's answer, for a worker of this
+   * process on that task queue (eager workflow start). Only a client on a worker's
+   * NativeConnection can take it; any other client starts as usual. The server falls back
+   * to a normal start when it cannot (docs/workflows.md, "Eager starts").
+   */
+  eager?: boolean;
   /** give up (DEADLINE_EXCEEDED, at the latest a second later: lib/temporal/deadline.ts) when Temporal has not accepted the start within this many ms */
   deadlineMs?: number;
   /**
@@ -19,9 +26,10 @@ export interface StartOnceOptions extends Omit<WorkflowStartOptions, 'workflowId
 
 /** Starts `workflowType` under `options.workflowId`; true if this call started it, false if it already existed. */
 export async function startOnce(client: Client, workflowType: string, options: StartOnceOptions): Promise<boolean> {
-  const { deadlineMs, reuseClosedId, ...startOptions } = options;
+  const { deadlineMs, reuseClosedId, eager, ...startOptions } = options;
   const workflowIdReusePolicy = reuseClosedId ? WorkflowIdReusePolicy.ALLOW_DUPLICATE : WorkflowIdReusePolicy.REJECT_DUPLICATE;
-  const start = () => client.workflow.start(workflowType, { ...startOptions, workflowIdReusePolicy } as WorkflowStartOptions);
+  const requestEagerStart = Boolean(eager && sharesWorkerConnection(client));
+  const start = () => client.workflow.start(workflowType, { ...startOptions, workflowIdReusePolicy, requestEagerStart } as WorkflowStartOptions);
   try {
     await (deadlineMs === undefined ? start() : withinDeadline(client, deadlineMs, start));
     return true;
@@ -29,4 +37,9 @@ export async function startOnce(client: Client, workflowType: string, options: S
     if (err instanceof WorkflowExecutionAlreadyStartedError) return false;
     throw err;
   }
+}
+
+/** The client runs on a worker's NativeConnection, the only one an eager start can use. */
+function sharesWorkerConnection(client: Client): boolean {
+  return Boolean((client.connection as InternalConnectionLike)[InternalConnectionLikeSymbol]?.supportsEagerStart);
 }

@@ -5,6 +5,7 @@
 // a task queue of this test, which no worker polls and no dispatcher of the suite claims.
 import assert from 'node:assert/strict';
 import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, Worker } from '@temporalio/worker';
 import { connectDb, type Db } from '../../db/db';
 import { countPendingWorkflowStarts, enqueueWorkflowStart, findWorkflowStart, type OutboxStart } from '../../db/repositories/workflow-starts';
 import { loadConfig } from '../../lib/config';
@@ -122,4 +123,40 @@ test('committed while Temporal is unreachable: the entry stays, and is started o
   await eventually(async () => (await findWorkflowStart(db, e.workflowId)) === null);
   assert.equal((await client.workflow.getHandle(e.workflowId).describe()).status.name, 'RUNNING');
   assert.equal(counts.get(e.workflowId), 1);
+});
+
+test('beside a worker of its queue, on the connection of that worker, a start is eager: the first workflow task comes back in its answer', async () => {
+  const queue = newQueue('eager');
+  const config = loadConfig();
+  const native = await NativeConnection.connect({ address: config.temporalAddress });
+  const eagerly = new Map<string, boolean>();
+  // what each start answered, as the client's own interceptor sees it
+  const sharing = new Client({
+    connection: native,
+    namespace: config.temporalNamespace,
+    interceptors: {
+      workflow: [
+        {
+          async startWithDetails(input, next) {
+            const out = await next(input);
+            eagerly.set(input.options.workflowId, out.eagerlyStarted);
+            return out;
+          },
+        },
+      ],
+    },
+  });
+  const worker = await Worker.create({ connection: native, namespace: config.temporalNamespace, taskQueue: queue, workflowsPath: require.resolve('../workflows/mutex-probe.workflow') });
+  try {
+    await worker.runUntil(async () => {
+      const e = { ...entry(queue, 0), workflowType: 'mutexProbeWorkflow', args: [0] };
+      await enqueueWorkflowStart(db, e);
+      await dispatch({ taskQueue: queue, client: sharing });
+      await eventually(async () => (await findWorkflowStart(db, e.workflowId)) === null);
+      assert.equal(eagerly.get(e.workflowId), true, 'started without the first task');
+      assert.equal(await client.workflow.getHandle(e.workflowId).result(), 0);
+    });
+  } finally {
+    await native.close();
+  }
 });
