@@ -45,7 +45,7 @@ export function createWebhookDispatcher(opts: DispatcherOptions): Dispatcher {
 
   async function start(batch: ClaimedBatch): Promise<void> {
     // the schedule travels in the input as data: the workflow holds none of its own
-    const input: WebhookBatchInput = { batchId: batch.batchId, deliveryIds: batch.deliveryIds, schedule: webhookApi(batch.api, opts.apis).schedule };
+    const input: WebhookBatchInput = { batchId: batch.batchId, deliveryIds: batch.deliveryIds, schedule: webhookApi(batch.api, opts.apis).schedule, roundInOneActivity: true };
     await startOnce(client, WEBHOOK_BATCH_WORKFLOW_TYPE, {
       taskQueue,
       workflowId: webhookBatchWorkflowId(batch.batchId),

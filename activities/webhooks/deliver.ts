@@ -3,7 +3,7 @@ import type https from 'node:https';
 import type { Db } from '../../db/db';
 import { deliveryToAttempt, recordAttempt, settleDelivery } from '../../db/repositories/webhook-deliveries';
 import type { DeliveryResult, WebhookActivities } from '../../workflows/webhook-delivery/contract';
-import { classifyOutcome, RECEIVER_TIMEOUT_MS } from '../../domain/webhooks/retry.rules';
+import { classifyOutcome, RECEIVER_TIMEOUT_MS, ROUND_CONCURRENCY } from '../../domain/webhooks/retry.rules';
 import type { AttemptResult } from '../../domain/webhooks/types';
 import { withDomainFailures } from '../failures';
 import { postOnce } from './post';
@@ -32,8 +32,7 @@ export interface WebhookActivityDeps {
  */
 export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActivities {
   const timeoutMs = deps.receiverTimeoutMs ?? RECEIVER_TIMEOUT_MS;
-  return withDomainFailures({
-    async attemptDelivery({ deliveryId, attempt, scheduledAt, last }) {
+  const attemptDelivery: WebhookActivities['attemptDelivery'] = async ({ deliveryId, attempt, scheduledAt, last }) => {
       const d = await deliveryToAttempt(deps.db, deliveryId, attempt);
       if (!d) return 'skipped'; // purged from the log (a redelivery older than 7 days): nothing to send
       /** whether `outcome` ends the delivery, so the row gets its final status */
@@ -87,8 +86,35 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
         error: classified.ok ? null : classified.detail,
       });
       return outcome;
+  };
+  return withDomainFailures<WebhookActivities>({
+    attemptDelivery,
+    // A round's attempts side by side, at most ROUND_CONCURRENCY POSTs at once. Every one
+    // runs to its end before a failure of ours is thrown: those recorded are answered from
+    // their record when the activity is retried (docs/webhooks.md, "Workflow shape").
+    async attemptDeliveries({ deliveryIds, attempt, scheduledAt, last }) {
+      const settled = await mapSettled(deliveryIds, ROUND_CONCURRENCY, (deliveryId) => attemptDelivery({ deliveryId, attempt, scheduledAt, last }));
+      const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed) throw failed.reason;
+      return settled.map((r) => (r as PromiseFulfilledResult<DeliveryResult>).value);
     },
   });
+}
+
+/** `fn` over `items`, at most `limit` at once, every result settled, in the items' order. */
+async function mapSettled<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<PromiseSettledResult<R>[]> {
+  const out: PromiseSettledResult<R>[] = new Array(items.length);
+  let next = 0;
+  const lane = async () => {
+    for (let i = next++; i < items.length; i = next++) {
+      out[i] = await fn(items[i]).then(
+        (value): PromiseFulfilledResult<R> => ({ status: 'fulfilled', value }),
+        (reason): PromiseRejectedResult => ({ status: 'rejected', reason }),
+      );
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return out;
 }
 
 /**

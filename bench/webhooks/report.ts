@@ -42,6 +42,8 @@ export interface WebhookResults {
   main?: Measured;
   /** the platform phase: platform ticket changes → two platform endpoints */
   platform?: Measured;
+  /** when the platform phase missed its aim: lower rates, highest first, until one met it */
+  platformSteps?: Measured[];
   breakdown?: Breakdown;
   /** the same for the highest step that kept up, when the main run did not */
   breakdownSustained?: Breakdown & { rate: number };
@@ -249,6 +251,7 @@ export function toMarkdown(r: WebhookResults): string {
     L.push(row(['phase', ...CPU_COLUMNS, 'rest of machine', 'machine', 'CPU per unit (ours)']), sep(CPU_COLUMNS.length + 4));
     for (const p of phases) L.push(cpuRow(`${p.rate} events/s`, p.cpu, { n: p.received, unit: 'delivery' }));
     if (r.platform) L.push(cpuRow(`platform, ${r.platform.rate} events/s`, r.platform.cpu, { n: r.platform.received, unit: 'delivery' }));
+    for (const p of r.platformSteps ?? []) L.push(cpuRow(`platform, ${p.rate} events/s`, p.cpu, { n: p.received, unit: 'delivery' }));
     if (r.postPeer) L.push(cpuRow('signed-POST peer', r.postPeer.cpu, { n: r.postPeer.requests, unit: 'request' }));
     r.temporalPeer?.cpuNormal.forEach((x, i) => L.push(cpuRow(`Temporal peer, normal activity (round ${i + 1})`, x, { n: Math.round(r.temporalPeer!.normal.runs[i].rps * x.seconds), unit: 'workflow' })));
     r.temporalPeer?.cpuLocal.forEach((x, i) => L.push(cpuRow(`Temporal peer, local activity (round ${i + 1})`, x, { n: Math.round(r.temporalPeer!.local.runs[i].rps * x.seconds), unit: 'workflow' })));

@@ -11,6 +11,17 @@ export const MAX_SCHEDULE_ATTEMPTS = 10;
 /** A receiver that has not answered within this time has failed the attempt. */
 export const RECEIVER_TIMEOUT_MS = 30_000;
 
+/** A batch round's attempts run at most this many at once (one local activity per round). */
+export const ROUND_CONCURRENCY = 100;
+
+/**
+ * How long one round's activity may take: every wave of ROUND_CONCURRENCY attempts may wait
+ * out the receivers' time-out, plus time for our own reads and writes.
+ */
+export function roundTimeoutMs(deliveries: number): number {
+  return Math.max(1, Math.ceil(deliveries / ROUND_CONCURRENCY)) * RECEIVER_TIMEOUT_MS + 15_000;
+}
+
 /** Throws a RangeError unless `delaysMs` is a usable schedule: 1-10 waits, the first 0, none negative. */
 export function checkSchedule(delaysMs: readonly number[]): void {
   if (!Array.isArray(delaysMs) || delaysMs.length < 1 || delaysMs.length > MAX_SCHEDULE_ATTEMPTS) {

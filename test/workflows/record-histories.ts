@@ -3,7 +3,7 @@
 // purge over several batches; a webhook batch of two deliveries, one of them retrying; a
 // manual delivery). Run after a deliberate workflow change that old histories cannot
 // replay (never to silence a determinism failure: read docs/workflows.md first):
-//   set -a; . .data/env; set +a; DATABASE_URL=$TEST_DATABASE_URL npx tsx test/workflows/record-histories.ts [ticket] [ended-ticket] [purges] [webhook] [webhook-delivery]
+//   set -a; . .data/env; set +a; DATABASE_URL=$TEST_DATABASE_URL npx tsx test/workflows/record-histories.ts [ticket] [ended-ticket] [purges] [webhook] [webhook-round] [webhook-delivery]
 // (no argument: all). Keep the histories of code still running somewhere: rename
 // them (e.g. ticket-lifecycle-2026-11-full-records.json) instead of overwriting.
 import { writeFileSync } from 'node:fs';
@@ -61,6 +61,7 @@ async function main() {
   if (!which.length || which.includes('ended-ticket')) await recordEndedTicket(env, db);
   if (!which.length || which.includes('purges')) await recordPurges(env, db);
   if (!which.length || which.includes('webhook')) await recordWebhookEvent(env, db, (await createTenant(db)).workspace.id);
+  if (!which.length || which.includes('webhook-round')) await recordWebhookEvent(env, db, (await createTenant(db)).workspace.id, { roundInOneActivity: true });
   if (!which.length || which.includes('webhook-delivery')) await recordWebhookDelivery(env, db, (await createTenant(db)).workspace.id);
   await env.teardown();
   await db.close();
@@ -213,8 +214,11 @@ async function recordPurges(env: Env, db: DbHandle) {
  * failing id) is `webhook-batch.json`. Then a platform batch whose one delivery fails every
  * attempt: its last run (the timer, attempt 5, the pause step) is `webhook-batch-exhausted.json`.
  * (`webhook-batch-before-rounds.json` is a batch recorded before rounds: kept, never re-recorded.)
+ * With `roundInOneActivity` (as the dispatcher starts batches since 2026-11-27: each round in
+ * one local activity), the same two batches as `webhook-batch-round-activity.json` and
+ * `webhook-batch-round-activity-exhausted.json`.
  */
-async function recordWebhookEvent(env: Env, db: DbHandle, workspaceId: string) {
+async function recordWebhookEvent(env: Env, db: DbHandle, workspaceId: string, opts: { roundInOneActivity?: true } = {}) {
   const key = randomBytes(32);
   let slowId = '';
   const failing = new Set<string>();
@@ -238,7 +242,7 @@ async function recordWebhookEvent(env: Env, db: DbHandle, workspaceId: string) {
   const runs = async (deliveryIds: string[], schedule: RetrySchedule) => {
     const batchId = newId('whb');
     const workflowId = webhookBatchWorkflowId(batchId);
-    const handle = await env.client.workflow.start(webhookBatchWorkflow, { taskQueue, workflowId, args: [{ batchId, deliveryIds, schedule }] });
+    const handle = await env.client.workflow.start(webhookBatchWorkflow, { taskQueue, workflowId, args: [{ batchId, deliveryIds, schedule, ...opts }] });
     await handle.result();
     const histories = [];
     for (let runId: string | undefined = handle.firstExecutionRunId; runId; ) {
@@ -252,8 +256,9 @@ async function recordWebhookEvent(env: Env, db: DbHandle, workspaceId: string) {
     await runs([fast.deliveryId, slow.deliveryId], TICKETING_RETRY_SCHEDULE),
     await runs([doomed.deliveryId], PLATFORM_RETRY_SCHEDULE),
   ]);
-  writeFileSync(join(__dirname, 'histories', 'webhook-batch.json'), historyToJSON(batch[0]));
-  writeFileSync(join(__dirname, 'histories', 'webhook-batch-exhausted.json'), historyToJSON(exhausted.at(-1)!));
+  const name = opts.roundInOneActivity ? 'webhook-batch-round-activity' : 'webhook-batch';
+  writeFileSync(join(__dirname, 'histories', `${name}.json`), historyToJSON(batch[0]));
+  writeFileSync(join(__dirname, 'histories', `${name}-exhausted.json`), historyToJSON(exhausted.at(-1)!));
   await receiver.stop();
   console.log(`recorded webhook batch run 1 of ${batch.length}: ${batch[0].events?.length} events; exhausted run ${exhausted.length}: ${exhausted.at(-1)!.events?.length} events`);
 }

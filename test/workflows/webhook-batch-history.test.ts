@@ -80,11 +80,11 @@ interface RunSize {
 }
 
 /** Runs one batch to its end; the size of every run of its continue-as-new chain. */
-async function runBatch(deliveryIds: string[], schedule: RetrySchedule): Promise<RunSize[]> {
+async function runBatch(deliveryIds: string[], schedule: RetrySchedule, opts: { roundInOneActivity?: true } = {}): Promise<RunSize[]> {
   const batchId = newId('whb');
   const workflowId = webhookBatchWorkflowId(batchId);
   const handle = await env.client.workflow.start(webhookBatchWorkflow, {
-    args: [{ batchId, deliveryIds, schedule }],
+    args: [{ batchId, deliveryIds, schedule, ...opts }],
     workflowId,
     taskQueue: TASK_QUEUE,
   });
@@ -115,6 +115,21 @@ test('the largest batch, every attempt failing: each run of its history stays fa
     assert.ok(r.events <= deliveries + 60, `a run has ${r.events} events for ${deliveries} deliveries`);
     assert.ok(r.events < HISTORY_WARNING);
   }
+  const { rows } = await db.query(`SELECT count(*)::int AS n FROM webhook_attempts WHERE delivery_id = ANY($1::text[])`, [ids]);
+  assert.equal(rows[0].n, 5 * deliveries, 'every attempt was made and recorded');
+  const paused = await db.query(`SELECT count(*)::int AS n FROM webhook_endpoints e WHERE NOT active AND id IN (SELECT endpoint_id FROM webhook_deliveries WHERE id = ANY($1::text[]))`, [ids]);
+  assert.equal(paused.rows[0].n, ENDPOINTS_PER_WORKSPACE);
+});
+
+test('the largest batch as the dispatcher starts it (a round in one activity), every attempt failing: each run holds a handful of events', async () => {
+  const deliveries = EVENTS_PER_CLAIM * ENDPOINTS_PER_WORKSPACE;
+  const ids = await seedBatch(ENDPOINTS_PER_WORKSPACE, EVENTS_PER_CLAIM);
+  healthy = false;
+  const runs = await runBatch(ids, PLATFORM_RETRY_SCHEDULE, { roundInOneActivity: true });
+  console.log(`${deliveries} deliveries failing 5 times, then paused, one activity per round: ${sizes(runs, deliveries)}`);
+  assert.equal(runs.length, PLATFORM_RETRY_SCHEDULE.delaysMs.length, 'one run per attempt round');
+  // one marker per round, whatever its size: nothing grows with the deliveries
+  for (const r of runs) assert.ok(r.events <= 30, `a run has ${r.events} events for ${deliveries} deliveries`);
   const { rows } = await db.query(`SELECT count(*)::int AS n FROM webhook_attempts WHERE delivery_id = ANY($1::text[])`, [ids]);
   assert.equal(rows[0].n, 5 * deliveries, 'every attempt was made and recorded');
   const paused = await db.query(`SELECT count(*)::int AS n FROM webhook_endpoints e WHERE NOT active AND id IN (SELECT endpoint_id FROM webhook_deliveries WHERE id = ANY($1::text[]))`, [ids]);

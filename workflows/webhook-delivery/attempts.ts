@@ -1,7 +1,7 @@
 // What both delivery workflows run: the activities they call, the schedule they follow,
 // and one delivery's attempts one after another.
 import { ApplicationFailure, proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
-import { attemptTimes, checkSchedule, RECEIVER_TIMEOUT_MS } from '../../domain/webhooks/retry.rules';
+import { attemptTimes, checkSchedule, RECEIVER_TIMEOUT_MS, roundTimeoutMs } from '../../domain/webhooks/retry.rules';
 import type { DeliveryResult, RetrySchedule, WebhookActivities, WebhookExhaustedActivities } from './contract';
 import { SCHEDULE_BEFORE_INPUTS } from './delivery.logic';
 
@@ -10,10 +10,21 @@ import { SCHEDULE_BEFORE_INPUTS } from './delivery.logic';
 // round trips through the server (docs/webhooks.md, "Workflow shape"). Their own retries
 // cover only our side failing (the database, the worker dying mid-way); the receiver's
 // answer is a result, not an error.
+const ATTEMPT_RETRY = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' } as const;
 export const acts = proxyLocalActivities<WebhookActivities>({
   startToCloseTimeout: RECEIVER_TIMEOUT_MS + 15_000,
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+  retry: ATTEMPT_RETRY,
 });
+
+/**
+ * A whole round's attempts in one local activity: one result to record in the workflow task
+ * instead of one per delivery (docs/webhooks.md, "Workflow shape"). Its time-out grows with
+ * the round (roundTimeoutMs).
+ */
+export function attemptRound(input: { deliveryIds: string[]; attempt: number; scheduledAt: string; last: boolean }): Promise<DeliveryResult[]> {
+  const { attemptDeliveries } = proxyLocalActivities<WebhookActivities>({ startToCloseTimeout: roundTimeoutMs(input.deliveryIds.length), retry: ATTEMPT_RETRY });
+  return attemptDeliveries(input);
+}
 
 // Pausing an endpoint sends an email: a regular activity, retried until the SMTP server
 // has taken it (the pause commits only then, so a retry neither loses nor repeats it).

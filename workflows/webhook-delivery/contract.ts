@@ -32,6 +32,12 @@ export interface WebhookBatchInput {
    * round to run (its `deliveryIds` are the ones still failing) and the tally so far.
    */
   round?: BatchRound;
+  /**
+   * Set by every dispatch since 2026-11-27 (and kept by continue-as-new): each round's
+   * attempts run in one local activity (attemptDeliveries). Absent in batches started before:
+   * one local activity per delivery, as their histories recorded.
+   */
+  roundInOneActivity?: boolean;
 }
 
 export interface BatchRound {
@@ -66,6 +72,8 @@ export interface WebhookActivities {
    * is written to the delivery row in the same call.
    */
   attemptDelivery(input: { deliveryId: string; attempt: number; scheduledAt: string; last: boolean }): Promise<DeliveryResult>;
+  /** attemptDelivery for each of a round's deliveries (same attempt, plan and `last`): the outcomes in their order */
+  attemptDeliveries(input: { deliveryIds: string[]; attempt: number; scheduledAt: string; last: boolean }): Promise<DeliveryResult[]>;
 }
 
 /** The 'pause-endpoint' step after the last failed attempt (a regular activity: it emails). */

@@ -1,6 +1,6 @@
 import { continueAsNew } from '@temporalio/workflow';
 import { attemptTimes } from '../../domain/webhooks/retry.rules';
-import { acts, deliverOne, onExhausted, scheduleOf, waitUntil } from './attempts';
+import { acts, attemptRound, deliverOne, onExhausted, scheduleOf, waitUntil } from './attempts';
 import type { BatchTally, RetrySchedule, WebhookBatchInput } from './contract';
 import { tallyOf } from './delivery.logic';
 
@@ -21,9 +21,9 @@ export async function webhookBatchWorkflow(input: WebhookBatchInput): Promise<Ba
   await waitUntil(at);
   const last = round.attempt === times.length;
   const scheduledAt = new Date(at).toISOString();
-  const outcomes = await Promise.all(
-    input.deliveryIds.map((deliveryId) => acts.attemptDelivery({ deliveryId, attempt: round.attempt, scheduledAt, last })),
-  );
+  const outcomes = input.roundInOneActivity
+    ? await attemptRound({ deliveryIds: input.deliveryIds, attempt: round.attempt, scheduledAt, last })
+    : await Promise.all(input.deliveryIds.map((deliveryId) => acts.attemptDelivery({ deliveryId, attempt: round.attempt, scheduledAt, last })));
   const failing = input.deliveryIds.filter((_, i) => outcomes[i] === 'failed');
   const tally = tallyOf(outcomes.filter((o) => o !== 'failed'), round.tally);
   if (failing.length && !last) {
