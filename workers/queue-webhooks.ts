@@ -27,8 +27,8 @@ export const webhooksQueue: QueueEntry = {
       ...createPauseActivities({ db, mailer: createEmailChain({ config, logger }) }),
     };
   },
-  // attempts run as local activities, up to one per delivery of a batch at once, mostly
-  // waiting on receivers
+  // a batch's round runs as one local activity (up to 100 POSTs at once), mostly waiting on
+  // receivers; batches started before that run one per delivery (docs/webhooks.md, "Workflow shape")
   options: { maxConcurrentLocalActivityExecutions: 400 },
   // the outbox dispatcher runs beside the workers that deliver what it starts
   async sideJobs({ db, client, logger }) {
