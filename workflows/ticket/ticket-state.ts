@@ -16,6 +16,8 @@ export interface CarriedState {
   version: number;
   assigneeId: string | null;
   workspaceId: string;
+  /** the run's `storedKeys` when it continued as new with some (absent when none) */
+  storedKeys?: string[];
 }
 
 /** Everything one run of a ticket workflow knows. */
@@ -40,13 +42,14 @@ export interface TicketState {
 export type TicketPhase = 'created' | TicketStatus | 'deleted';
 
 export function initialTicketState(input: CreateTicketInput, carried?: CarriedState): TicketState {
+  const { storedKeys = [], ...ticket } = carried ?? {};
   return {
-    ticket: carried ?? null,
+    ticket: carried ? (ticket as CarriedState) : null,
     // a continued run's ticket was stored by an earlier run
     created: carried ? { ticketId: input.ticketId, version: 1 } : null,
     creationFailure: null,
     deleted: false,
-    storedKeys: [],
+    storedKeys,
   };
 }
 

@@ -139,7 +139,8 @@ export async function ticketWorkflow(input: CreateTicketInput, carried?: Carried
     if (workflowInfo().continueAsNewSuggested && !oneChangeAtATime.locked) {
       await condition(allHandlersFinished);
       // the next run never stores or triages: it starts without the ticket's text
-      await continueAsNew<typeof ticketWorkflow>({ ...input, title: '', body: '', tags: [], metadata: {} }, state.ticket!);
+      const storedKeys = state.storedKeys.length ? { storedKeys: state.storedKeys } : {}; // rare: see ticket-state.ts
+      await continueAsNew<typeof ticketWorkflow>({ ...input, title: '', body: '', tags: [], metadata: {} }, { ...state.ticket!, ...storedKeys });
     }
   }
   // ── closed or deleted: the run ends ──
