@@ -66,8 +66,8 @@ export interface StepRequest {
  * know of (a workflow task lost after its local activity committed, its Updates taken
  * in another order on retry). The row's facts become the state, the change is checked
  * again against them (it may now be refused, as it would have been had it run second)
- * and asks for the next number, until it is stored or refused. Recorded histories never
- * hold a `taken` answer, so their commands are those of before.
+ * and asks for the next number, until it is stored or refused. No history of a run from
+ * before step keys holds a `taken` answer, so their commands are those of before.
  */
 export async function applyChange(input: CreateTicketInput, state: TicketState, step: StepRequest, at?: number): Promise<ChangeReply> {
   const { change, actor, key } = step;
