@@ -36,6 +36,7 @@ import { PushSetupToken } from './push-setup-token.entity';
 import { PushAuditEvent } from './push-audit-event.entity';
 import { SigningKey } from './signing-key.entity';
 import { TicketAudit } from './ticket-audit.entity';
+import { TicketStep } from './ticket-step.entity';
 import { TicketUsage } from './ticket-usage.entity';
 import { Ticket } from './ticket.entity';
 import { WebhookAttempt } from './webhook-attempt.entity';
@@ -82,6 +83,7 @@ export {
   SigningKey,
   Ticket,
   TicketAudit,
+  TicketStep,
   TicketUsage,
   WebhookAttempt,
   WebhookDelivery,
@@ -100,6 +102,7 @@ export const ENTITIES = [
   Ticket,
   Message,
   TicketAudit,
+  TicketStep,
   Event,
   TicketUsage,
   WorkflowStart,

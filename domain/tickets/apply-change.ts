@@ -2,6 +2,7 @@ import type { Db, Executor } from '../../db/db';
 import { recordEvent, type EventType } from '../../db/repositories/events';
 import { insertMessage } from '../../db/repositories/messages';
 import { appendAudit } from '../../db/repositories/ticket-audit';
+import { logStep, stepOfKey, stepsFrom } from '../../db/repositories/ticket-steps';
 import { deleteTicket, findTicket, listMessages, lockTicketVersion, updateTicketColumns } from '../../db/repositories/tickets';
 import { ticketNotFound, versionConflict } from './errors';
 import { ticketEventData } from './events';
@@ -17,9 +18,13 @@ export function ticketFacts(t: TicketRecord): TicketFacts {
 
 /**
  * Applies one lifecycle step to the stored ticket. Steps are numbered by the workflow;
- * the row's `version` says which step was applied last, so a retried activity returns
- * the stored result instead of applying the step twice. Refuses with ticket_not_found
- * (except a delete of a ticket already gone: null) or version_conflict (a step skipped).
+ * the row's `version` says which step was applied last. A step that names its change
+ * (`req.key`, docs/tickets.md "Step keys") is applied once per key: a key already in the
+ * step log is answered as stored (`storedAs`), and a number another key holds is
+ * answered `taken` (nothing applied). A step without a key (runs started before the
+ * log) keeps the number-only rule: a number already stored is answered as stored.
+ * Refuses with ticket_not_found (except a delete of a ticket already gone: null) or
+ * version_conflict (a step skipped).
  */
 export async function applyTicketChange(db: Db, req: ApplyChangeRequest): Promise<AppliedChange | null> {
   return db.transaction(async (c) => {
@@ -28,7 +33,20 @@ export async function applyTicketChange(db: Db, req: ApplyChangeRequest): Promis
       if (req.change.kind === 'delete') return null;
       throw ticketNotFound(req.ticketId);
     }
-    if (version >= req.version) return { version, facts: ticketFacts((await findTicket(c, req.ticketId))!) };
+    const facts = async () => ticketFacts((await findTicket(c, req.ticketId))!);
+    if (req.key !== undefined) {
+      // the same change asking again (a retried task, or one lost after its step committed)
+      const storedAs = await stepOfKey(c, req.ticketId, req.key);
+      if (storedAs !== null) return { version, facts: await facts(), storedAs };
+    }
+    if (version >= req.version) {
+      // Another change holds the number when the log says so. A step stored before the
+      // log has no key to compare (it may be this very change, retried across the
+      // deploy that brought the log): the number-only rule, as before.
+      const logged = req.key !== undefined ? await stepsFrom(c, req.ticketId, req.version) : [];
+      if (logged[0]?.version !== req.version) return { version, facts: await facts() };
+      return { version, facts: await facts(), taken: true, keys: logged.map((s) => s.key) };
+    }
     if (version !== req.version - 1) {
       throw versionConflict(req.ticketId, version, req.version - 1);
     }
@@ -45,6 +63,7 @@ export async function applyTicketChange(db: Db, req: ApplyChangeRequest): Promis
     }
     sets.version = req.version;
     await updateTicketColumns(c, req.ticketId, sets);
+    if (req.key !== undefined) await logStep(c, req.ticketId, req.version, req.key);
     if (audit) {
       await appendAudit(c, {
         ticketId: req.ticketId,

@@ -116,6 +116,14 @@ export interface ApplyChangeRequest {
   at: string;
   change: LifecycleChange;
   actor: Actor | null;
+  /**
+   * The change this step is, unique per ticket: `update:<Update id>`, or a key the
+   * workflow derives from its own state for a step it makes itself (a deadline). With a
+   * key, a step number already stored is a retry only if the log has the same key for
+   * it (docs/tickets.md, "Step keys"). Absent in the recorded requests of runs started
+   * before the step log: those keep the number-only rule.
+   */
+  key?: string;
 }
 
 /**
@@ -135,6 +143,20 @@ export interface TicketFacts {
 export interface AppliedChange {
   version: number;
   facts: TicketFacts;
+  /**
+   * The requested number belongs to another change (a keyed request only): nothing was
+   * applied; `version` and `facts` are the row's now, and the workflow re-checks the
+   * change against them and asks again with the next number.
+   */
+  taken?: true;
+  /**
+   * With `taken`: the keys of the steps stored from the requested number on, which the
+   * workflow did not know of. Their changes will ask again and be answered as stored, so
+   * the workflow must not refuse them by the state they themselves produced.
+   */
+  keys?: string[];
+  /** The change (by its key) was stored before, as this step; `version` and `facts` are the row's now. */
+  storedAs?: number;
 }
 
 /** What triage reads of a new ticket. */

@@ -1,4 +1,4 @@
-import { allHandlersFinished, condition, setHandler } from '@temporalio/workflow';
+import { allHandlersFinished, condition, currentUpdateInfo, setHandler } from '@temporalio/workflow';
 import { checkChange, type ChangeKind } from '../../domain/tickets/rules';
 import type { TicketStatus } from '../../domain/tickets/types';
 import { asRefusal, refusal } from '../refusal';
@@ -31,11 +31,16 @@ export async function endedTicketWorkflow(input: EndedTicketInput): Promise<'del
   setHandler(resolveUpdate, async (_change, _actor) => { throw gone(); }, { validator: (_change, _actor) => refuse('resolve') });
   setHandler(messageUpdate, async (_change, _actor) => { throw gone(); }, { validator: (_change, _actor) => refuse('message') });
   setHandler(deleteUpdate, async (actor) => {
-    if (!state.deleted) {
-      // the step after the last stored one; a ticket already gone is a no-op (null)
+    // the Update's id names the step (docs/tickets.md, "Step keys"); read before any await
+    const key = `update:${currentUpdateInfo()!.id}`;
+    // the step after the last stored one; a ticket already gone is a no-op (null). A
+    // number another change holds (`taken`, never in recorded histories): a closed
+    // ticket still takes a delete, so it asks again with the next one
+    for (let version = input.version + 1; !state.deleted; ) {
       const at = new Date().toISOString();
-      await storage.applyTicketChange({ ticketId: input.ticketId, version: input.version + 1, at, change: { kind: 'delete' }, actor });
-      state.deleted = true;
+      const result = await storage.applyTicketChange({ ticketId: input.ticketId, version, at, change: { kind: 'delete' }, actor, key });
+      if (result?.taken) version = result.version + 1;
+      else state.deleted = true;
     }
     return { deleted: true as const };
   });

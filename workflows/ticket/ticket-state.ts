@@ -16,6 +16,8 @@ export interface CarriedState {
   version: number;
   assigneeId: string | null;
   workspaceId: string;
+  /** the run's `storedKeys` when it continued as new with some (absent when none) */
+  storedKeys?: string[];
 }
 
 /** Everything one run of a ticket workflow knows. */
@@ -27,18 +29,27 @@ export interface TicketState {
   /** the `created` update's answer when the ticket could not be stored */
   creationFailure: ApplicationFailure | null;
   deleted: boolean;
+  /**
+   * Keys of changes stored by a workflow task that was then lost, learned from a `taken`
+   * answer (docs/tickets.md, "Step keys"): each will ask again and be answered as stored,
+   * so neither its validator nor its re-check may refuse it by the state it made itself.
+   * Empty but for the few steps after such a task.
+   */
+  storedKeys: string[];
 }
 
 /** The rows of the state table (docs/workflows.md, "The ticket workflow"). */
 export type TicketPhase = 'created' | TicketStatus | 'deleted';
 
 export function initialTicketState(input: CreateTicketInput, carried?: CarriedState): TicketState {
+  const { storedKeys = [], ...ticket } = carried ?? {};
   return {
-    ticket: carried ?? null,
+    ticket: carried ? (ticket as CarriedState) : null,
     // a continued run's ticket was stored by an earlier run
     created: carried ? { ticketId: input.ticketId, version: 1 } : null,
     creationFailure: null,
     deleted: false,
+    storedKeys,
   };
 }
 
@@ -88,6 +99,16 @@ export function refusalOf(input: CreateTicketInput, state: TicketState, kind: Ch
 export function deadlineChange(kind: Deadline['kind']): LifecycleChange {
   return kind === 'auto_close' ? { kind: 'auto_close' } : { kind: 'sla_breach', policy: breachPolicy(kind) };
 }
+
+/**
+ * The step key of a deadline's step: its kind and time, both from the run's state (the
+ * facts of stored steps and the settings), never from the clock, so a replay and a
+ * retried task name it alike. Unique per ticket: each SLA policy is breached at most
+ * once (its `breached` flag, carried across continue-as-new) and auto-close ends the
+ * lifecycle; a deadline that moves (a reply, a new priority) is another time, hence
+ * another step.
+ */
+export const deadlineKey = (kind: Deadline['kind'], at: number): string => `deadline:${kind}:${new Date(at).toISOString()}`;
 
 export const breachPolicy = (kind: 'sla_first_response' | 'sla_resolution') => (kind === 'sla_first_response' ? 'first_response' : 'resolution');
 

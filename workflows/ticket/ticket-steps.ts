@@ -3,7 +3,7 @@
 // Every command a ticket run issues is issued here or in ticket.workflow.ts.
 import { ActivityFailure, ApplicationFailure, upsertSearchAttributes } from '@temporalio/workflow';
 import type { WorkspaceSettings } from '../../domain/workspaces/types';
-import type { ApplyChangeRequest, LifecycleChange } from './activities.contract';
+import type { AppliedChange, ApplyChangeRequest, LifecycleChange } from './activities.contract';
 import type { Actor, ChangeReply, CreateTicketInput } from './contract';
 import { creation, side, storage, triage } from './ticket-activities';
 import { factsAfter, storedTicket, withFacts, type CarriedState, type TicketState } from './ticket-state';
@@ -46,23 +46,52 @@ export async function triageTicket(input: CreateTicketInput): Promise<void> {
   await (input.stored ? triage : side).triageTicket({ ticketId: input.ticketId }).catch(() => undefined);
 }
 
+/** A change to store as the next step: what, who, its key, and the check it must pass. */
+export interface StepRequest {
+  change: LifecycleChange;
+  actor: Actor | null;
+  /** the change's name in the step log (docs/tickets.md, "Step keys"); see ticket.workflow.ts for each kind */
+  key: string;
+  /** throws the change's refusal (or a deadline's DeadlineMoved) if the state no longer accepts it; passes for a key in `storedKeys` */
+  recheck: () => void;
+}
+
 /**
- * Stores `change` as the ticket's next numbered step and takes its result into `state`.
- * The caller holds the change lock. `at` (ms) is the step's time when it is not now (a
- * deadline: closedAt = resolvedAt + threshold, breachedAt = the deadline).
+ * Stores a change as the ticket's next numbered step and takes its result into `state`.
+ * The caller holds the change lock and has run `recheck` once. `at` (ms) is the step's
+ * time when it is not now (a deadline: closedAt = resolvedAt + threshold, breachedAt =
+ * the deadline).
+ *
+ * A `taken` answer: the number went to another change that this run's state does not
+ * know of (a workflow task lost after its local activity committed, its Updates taken
+ * in another order on retry). The row's facts become the state, the change is checked
+ * again against them (it may now be refused, as it would have been had it run second)
+ * and asks for the next number, until it is stored or refused. No history of a run from
+ * before step keys holds a `taken` answer, so their commands are those of before.
  */
-export async function applyChange(
-  input: CreateTicketInput,
-  state: TicketState,
-  change: LifecycleChange,
-  actor: Actor | null,
-  at?: number,
-): Promise<ChangeReply> {
+export async function applyChange(input: CreateTicketInput, state: TicketState, step: StepRequest, at?: number): Promise<ChangeReply> {
+  const { change, actor, key } = step;
+  for (;;) {
+    const req: ApplyChangeRequest = { ticketId: input.ticketId, version: state.ticket!.version + 1, at: new Date(at ?? Date.now()).toISOString(), change, actor, key };
+    const result = await storage.applyTicketChange(req);
+    if (result?.taken) {
+      state.storedKeys = [...state.storedKeys, ...(result.keys ?? []).filter((k) => !state.storedKeys.includes(k))];
+      await takeResult(input, state, result.version, result);
+      step.recheck();
+      continue;
+    }
+    if (result?.storedAs) state.storedKeys = state.storedKeys.filter((k) => k !== key);
+    if (change.kind === 'delete') state.deleted = true;
+    // stored now (req.version), or earlier as `storedAs` while the row has moved on since
+    await takeResult(input, state, result?.storedAs ? result.version : req.version, result);
+    return { ticketId: input.ticketId, version: result?.storedAs ?? req.version, status: state.ticket!.facts.status };
+  }
+}
+
+/** The stored row's step number and facts into `state`; the auto-close threshold once it turns resolved. */
+async function takeResult(input: CreateTicketInput, state: TicketState, version: number, result: AppliedChange | null): Promise<void> {
   const before = state.ticket!;
-  const req: ApplyChangeRequest = { ticketId: input.ticketId, version: before.version + 1, at: new Date(at ?? Date.now()).toISOString(), change, actor };
-  const result = await storage.applyTicketChange(req);
-  state.ticket = { ...state.ticket!, version: req.version };
-  if (change.kind === 'delete') state.deleted = true;
+  state.ticket = { ...before, version };
   if (result) {
     const facts = factsAfter(result);
     state.ticket = withFacts(state.ticket, facts);
@@ -73,7 +102,6 @@ export async function applyChange(
     // the workspace threshold in force when the ticket is resolved applies to it
     ticket.facts.autoCloseHours = (await storage.loadWorkspaceSettings({ workspaceId: input.workspaceId })).autoCloseHours;
   }
-  return { ticketId: input.ticketId, version: req.version, status: ticket.facts.status };
 }
 
 /** The resolution email of the step `version`; false when it could not be sent. */

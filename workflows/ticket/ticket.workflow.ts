@@ -1,4 +1,4 @@
-import { allHandlersFinished, condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
+import { allHandlersFinished, condition, continueAsNew, currentUpdateInfo, setHandler, workflowInfo } from '@temporalio/workflow';
 import { nextDeadline, type ChangeKind, type Deadline } from '../../domain/tickets/rules';
 import type { TicketStatus } from '../../domain/tickets/types';
 import { Mutex } from '../mutex';
@@ -16,7 +16,7 @@ import {
   type CreateTicketInput,
 } from './contract';
 import { applyChange, sendResolutionNotification, storeTicket, triageTicket } from './ticket-steps';
-import { breachPolicy, deadlineChange, describe, initialTicketState, isFinal, isStillDue, refusalOf, type CarriedState } from './ticket-state';
+import { breachPolicy, deadlineChange, deadlineKey, describe, initialTicketState, isFinal, isStillDue, refusalOf, type CarriedState } from './ticket-state';
 
 export type { CarriedState } from './ticket-state';
 
@@ -42,15 +42,28 @@ export async function ticketWorkflow(input: CreateTicketInput, carried?: Carried
   // run one at a time, each re-checked once it holds the lock
   const oneChangeAtATime = new Mutex();
 
-  /** Applies one step under the lock once the ticket exists; `recheck` throws to skip it. */
-  const step = (change: LifecycleChange, actor: Actor | null, recheck: () => void, at?: number): Promise<ChangeReply> =>
+  /**
+   * Applies one step under the lock once the ticket exists; `recheck` throws to skip it,
+   * unless the change is known to be stored already (`storedKeys`: it is answered as stored).
+   */
+  const step = (change: LifecycleChange, actor: Actor | null, key: string, recheck: () => void, at?: number): Promise<ChangeReply> =>
     oneChangeAtATime.runExclusive(async () => {
-      recheck();
-      return applyChange(input, state, change, actor, at);
+      const check = () => (state.storedKeys.includes(key) ? undefined : recheck());
+      check();
+      return applyChange(input, state, { change, actor, key, recheck: check }, at);
     }, () => state.ticket !== null);
+  // Step keys (docs/tickets.md, "Step keys"). A caller's change is its Update: the id is
+  // the same on every retry of the task that runs it (and a client may choose it), so a
+  // change stored by a task that was then lost is found by it. Read synchronously as the
+  // handler starts: inside the lock's callback the Update's context is not guaranteed.
+  const updateKey = (): string => `update:${currentUpdateInfo()!.id}`;
   const accept = (kind: ChangeKind, requested?: TicketStatus): void => {
     const refused = refusalOf(input, state, kind, requested);
     if (refused) throw refused;
+  };
+  /** A validator's check: the Update's own change, already stored, is never refused. */
+  const validate = (kind: ChangeKind, requested?: TicketStatus): void => {
+    if (!state.storedKeys.includes(updateKey())) accept(kind, requested);
   };
 
   // ── what each state accepts ──
@@ -60,31 +73,32 @@ export async function ticketWorkflow(input: CreateTicketInput, carried?: Carried
     if (!state.created) throw state.creationFailure!;
     return state.created;
   });
-  setHandler(patchUpdate, (change, actor) => step({ kind: 'patch', ...change }, actor, () => accept('patch', change.status)), {
-    validator: (change, _actor) => accept('patch', change.status),
+  setHandler(patchUpdate, (change, actor) => step({ kind: 'patch', ...change }, actor, updateKey(), () => accept('patch', change.status)), {
+    validator: (change, _actor) => validate('patch', change.status),
   });
-  setHandler(assignUpdate, (change, actor) => step({ kind: 'assign', ...change }, actor, () => accept('assign')), {
-    validator: (_change, _actor) => accept('assign'),
+  setHandler(assignUpdate, (change, actor) => step({ kind: 'assign', ...change }, actor, updateKey(), () => accept('assign')), {
+    validator: (_change, _actor) => validate('assign'),
   });
-  setHandler(messageUpdate, (change, actor) => step({ kind: 'message', ...change }, actor, () => accept('message')), {
-    validator: (_change, _actor) => accept('message'),
+  setHandler(messageUpdate, (change, actor) => step({ kind: 'message', ...change }, actor, updateKey(), () => accept('message')), {
+    validator: (_change, _actor) => validate('message'),
   });
   setHandler(
     resolveUpdate,
     async (change, actor) => {
-      const result = await step({ kind: 'resolve', ...change }, actor, () => accept('resolve'));
-      const sent = change.sendNotification ? await sendResolutionNotification(input, state.ticket!.version) : false;
+      const result = await step({ kind: 'resolve', ...change }, actor, updateKey(), () => accept('resolve'));
+      // the email is keyed by the step the resolve was stored as (a resolve stored by a lost task: that step)
+      const sent = change.sendNotification ? await sendResolutionNotification(input, result.version) : false;
       return { ...result, notificationSent: sent };
     },
-    { validator: (_change, _actor) => accept('resolve') },
+    { validator: (_change, _actor) => validate('resolve') },
   );
   setHandler(
     deleteUpdate,
     async (actor) => {
-      await step({ kind: 'delete' }, actor, () => accept('delete'));
+      await step({ kind: 'delete' }, actor, updateKey(), () => accept('delete'));
       return { deleted: true as const };
     },
-    { validator: (_actor) => accept('delete') },
+    { validator: (_actor) => validate('delete') },
   );
 
   // ── the timers: a deadline fires only if, once the lock is held, it is still due ──
@@ -94,7 +108,7 @@ export async function ticketWorkflow(input: CreateTicketInput, carried?: Carried
       if (!isStillDue(state.ticket!.facts, kind, Date.now())) throw new DeadlineMoved();
     };
     try {
-      await step(deadlineChange(kind), null, stillDue, at);
+      await step(deadlineChange(kind), null, deadlineKey(kind, at), stillDue, at);
       if (kind !== 'auto_close') state.ticket!.facts.breached[breachPolicy(kind)] = true;
     } catch (err) {
       if (!(err instanceof DeadlineMoved)) throw err;
@@ -125,7 +139,8 @@ export async function ticketWorkflow(input: CreateTicketInput, carried?: Carried
     if (workflowInfo().continueAsNewSuggested && !oneChangeAtATime.locked) {
       await condition(allHandlersFinished);
       // the next run never stores or triages: it starts without the ticket's text
-      await continueAsNew<typeof ticketWorkflow>({ ...input, title: '', body: '', tags: [], metadata: {} }, state.ticket!);
+      const storedKeys = state.storedKeys.length ? { storedKeys: state.storedKeys } : {}; // rare: see ticket-state.ts
+      await continueAsNew<typeof ticketWorkflow>({ ...input, title: '', body: '', tags: [], metadata: {} }, { ...state.ticket!, ...storedKeys });
     }
   }
   // ── closed or deleted: the run ends ──
