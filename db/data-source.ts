@@ -34,6 +34,7 @@ import { PlatformAutomations1732240000020 } from './migrations/1732240000020-Pla
 import { PlatformFirstResponseBackfill1732240000030 } from './migrations/1732240000030-PlatformFirstResponseBackfill';
 import { WebhookEnvironments1732240000050 } from './migrations/1732240000050-WebhookEnvironments';
 import { WebhookTestMode1732240000060 } from './migrations/1732240000060-WebhookTestMode';
+import { PlatformTicketSteps1732240000080 } from './migrations/1732240000080-PlatformTicketSteps';
 
 // Schema changes only ever come from the hand-written migrations listed here;
 // `synchronize` stays off so TypeORM never alters a table by itself.
@@ -67,6 +68,7 @@ export const MIGRATIONS = [
   PlatformFirstResponseBackfill1732240000030,
   WebhookEnvironments1732240000050,
   WebhookTestMode1732240000060,
+  PlatformTicketSteps1732240000080,
 ];
 
 /** The node-postgres pool TypeORM built for each DataSource (set by `initialize()`). */

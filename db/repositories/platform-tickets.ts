@@ -71,7 +71,20 @@ export async function updatePlatformTicket(executor: Executor, id: string, sets:
   return rows[0];
 }
 
-/** Removes a soft-deleted ticket for good (its replies cascade); false when it is gone or no longer deleted. */
+// ── the step log (platform_ticket_steps: which change made which step; docs/platform.md, "Step keys") ──
+
+/** Whether the change `key` is a stored step of the ticket (call with the row locked). */
+export async function platformTicketStepStored(executor: Executor, ticketId: string, key: string): Promise<boolean> {
+  const { rows } = await sql(executor, `SELECT 1 FROM platform_ticket_steps WHERE ticket_id = $1 AND step_key = $2`, [ticketId, key]);
+  return rows.length > 0;
+}
+
+/** Logs the change `key` as the ticket's step `version`, in the step's own transaction. */
+export async function logPlatformTicketStep(executor: Executor, ticketId: string, version: number, key: string): Promise<void> {
+  await sql(executor, `INSERT INTO platform_ticket_steps (ticket_id, version, step_key) VALUES ($1, $2, $3)`, [ticketId, version, key]);
+}
+
+/** Removes a soft-deleted ticket for good (its replies and step log cascade); false when it is gone or no longer deleted. */
 export async function purgePlatformTicketRow(executor: SqlExecutor, id: string): Promise<boolean> {
   const { rowCount } = await sql(executor, `DELETE FROM platform_tickets WHERE id = $1 AND deleted_at IS NOT NULL`, [id]);
   return (rowCount ?? 0) > 0;
