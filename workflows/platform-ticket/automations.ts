@@ -42,10 +42,10 @@ export async function runAutomations(input: PlatformTicketInput, state: Platform
       const refusal = () => (takesAutomations(state) ? null : 'stop');
       const end = await storeStep(state, { ticketId: input.ticketId, key: automationKey(automationId, origin), change, refusal, answersCaller: false });
       if (!('stored' in end)) return fired.length; // the ticket takes no more rules, or the row vanished (the workflow ends)
-      // stored as the number asked: it fired (a rule that does not fire leaves the version, and
-      // one answered as stored by a lost task's step is not counted: its key keeps it from
-      // being applied again if it is asked again, and counting it would change the rounds of
-      // recorded runs whose answer came from the numbers-only code)
+      // stored as the number asked: it fired. A rule that does not fire leaves the version; one
+      // a lost task stored, answered with the row's later version, is not counted: its key
+      // keeps it from being applied again if a later round asks again, and counting it would
+      // change the rounds of recorded runs whose later version came from afterStoredSteps.
       if (state.version === end.asked) fired.push(automationId);
     }
     if (fired.length === before) return fired.length;

@@ -6,8 +6,9 @@
 // refused now: the answer it would have had in that order) and asks with the next number,
 // until it is stored or refused.
 //
-// Recorded histories never hold a `taken` answer, so in them this is the one activity call
-// and the one check the code before step keys made: their commands replay unchanged.
+// The histories recorded before step keys hold no `taken` answer, so in them this is the
+// one activity call and the one check the code before made: they replay unchanged (no
+// patch marker). histories/platform-ticket-lost-task.json records the loop itself.
 import type { PlatformTicketChange } from './contract';
 import { storage } from './platform-ticket-activities';
 import { takeResult, type PlatformTicketState } from './platform-ticket-state';
