@@ -73,10 +73,19 @@ export async function updatePlatformTicket(executor: Executor, id: string, sets:
 
 // ── the step log (platform_ticket_steps: which change made which step; docs/platform.md, "Step keys") ──
 
-/** Whether the change `key` is a stored step of the ticket (call with the row locked). */
-export async function platformTicketStepStored(executor: Executor, ticketId: string, key: string): Promise<boolean> {
-  const { rows } = await sql(executor, `SELECT 1 FROM platform_ticket_steps WHERE ticket_id = $1 AND step_key = $2`, [ticketId, key]);
-  return rows.length > 0;
+/**
+ * What the step log says of a request (call with the row locked): whether the change `key`
+ * made a step, and whether the step `version` was made by a keyed change at all (a step
+ * stored before step keys, or by a request without one, has no row).
+ */
+export async function platformTicketStepLog(executor: Executor, ticketId: string, key: string, version: number): Promise<{ keyStored: boolean; numberLogged: boolean }> {
+  const { rows } = await sql<{ keyStored: boolean | null; numberLogged: boolean | null }>(
+    executor,
+    `SELECT bool_or(step_key = $2) AS "keyStored", bool_or(version = $3) AS "numberLogged"
+       FROM platform_ticket_steps WHERE ticket_id = $1 AND (step_key = $2 OR version = $3)`,
+    [ticketId, key, version],
+  );
+  return { keyStored: rows[0]?.keyStored === true, numberLogged: rows[0]?.numberLogged === true };
 }
 
 /** Logs the change `key` as the ticket's step `version`, in the step's own transaction. */

@@ -27,6 +27,12 @@ export interface PlatformTicketStep {
    * code before step keys (a worker of the old code during a deploy): numbers only.
    */
   key?: string;
+  /**
+   * Apply nothing: answer whether `key` made a step (as stored) or not (`taken`, with the
+   * row's facts). The workflow asks it before refusing a change once it has met steps it did
+   * not make (workflows/platform-ticket/numbered-step.ts).
+   */
+  onlyIfStored?: true;
 }
 
 /** What the workflow keeps of the row after a step. */

@@ -2,7 +2,8 @@
 // domain/platform/step-log.ts) on real PostgreSQL, by the activity's domain function: a
 // key already logged is answered as stored; a number stored by another change is `taken`
 // with the row's facts, nothing applied; otherwise applied and logged in the step's
-// transaction; a request without a key keeps the numbers-only answers. The reorder of a
+// transaction; a request without a key, or for a number stored without one, keeps the
+// numbers-only answers; `onlyIfStored` applies nothing. The reorder of a
 // lost workflow task: A stored as n, B asking for n is taken and stored as n + 1, A asking
 // again (as n + 2) is answered as stored, applied and recorded once.
 import assert from 'node:assert/strict';
@@ -104,6 +105,30 @@ test('without a key: numbers only, as before (a stored number answers as stored,
   const r = await row(id);
   assert.deepEqual(r.tags, []);
   assert.deepEqual(await log(id), []);
+});
+
+test('a number stored without a key (a task of the older code lost at a deploy): a keyed request for it keeps the numbers-only answer', async () => {
+  const id = await ticket();
+  assert.equal(version(await apply(id, 2, { kind: 'patch', priority: 'high' })), 2);
+  // the retried task, now keyed, asks again for its step: as stored, not taken (taken would apply it twice)
+  assert.deepEqual(await apply(id, 2, { kind: 'patch', priority: 'high' }, 'update:a'), { version: 2, status: 'open', assigneeId: null, purgeAt: null });
+  assert.deepEqual(await log(id), []);
+  // from the next keyed step on, the log answers
+  assert.equal(version(await apply(id, 3, { kind: 'patch', tags: ['b'] }, 'update:b')), 3);
+  assert.deepEqual(await apply(id, 3, { kind: 'patch', tags: ['c'] }, 'update:c'), { version: 3, status: 'open', assigneeId: null, purgeAt: null, taken: true });
+  assert.deepEqual(await events(id), [['ticket.updated', '2'], ['ticket.updated', '3']]);
+});
+
+test('onlyIfStored applies nothing: as stored when its key made a step, else taken', async () => {
+  const id = await ticket();
+  await apply(id, 2, { kind: 'delete' }, 'update:a');
+  const ask = (key: string) => applyPlatformTicketChange(db, { ticketId: id, version: 3, at: new Date().toISOString(), change: { kind: 'delete' }, key, onlyIfStored: true });
+  const facts = { version: 2, status: 'open', assigneeId: null };
+  assert.deepEqual({ ...(await ask('update:a')), purgeAt: undefined }, { ...facts, purgeAt: undefined });
+  assert.deepEqual({ ...(await ask('update:z')), purgeAt: undefined }, { ...facts, purgeAt: undefined, taken: true });
+  assert.equal((await row(id)).version, 2);
+  assert.deepEqual(await log(id), [[2, 'update:a']]);
+  assert.deepEqual(await events(id), [['ticket.updated', '2']]);
 });
 
 test("a rule's keyed step: logged once; another rule meeting its number is taken; asked again, answered as stored with one automation.fired", async () => {

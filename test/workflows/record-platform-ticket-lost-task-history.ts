@@ -36,7 +36,9 @@ function keyedFake() {
     async applyPlatformTicketStep(step) {
       if (!row) return { gone: true };
       if (step.key && log.has(step.key)) return row;
-      if (row.version >= step.version) return step.key ? { ...row, taken: true } : row;
+      // every step after the create is keyed here: a stored number is always another change's
+      if (step.key && (step.onlyIfStored || row.version >= step.version)) return { ...row, taken: true };
+      if (row.version >= step.version) return row;
       const c = step.change;
       row = { ...row, version: step.version };
       if (c.kind === 'patch' && c.status) row.status = c.status;

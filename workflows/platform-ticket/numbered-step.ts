@@ -38,11 +38,11 @@ export async function storeStep<R>(state: PlatformTicketState, s: KeyedStep<R>):
     if (state.gone) return { gone: true };
     const refused = s.refusal();
     if (refused && !(s.answersCaller && state.unseenSteps)) return { refused };
-    // refused, with unseen steps: asked with the number the row has at least (the state's
-    // version never passes the row's), it is answered as stored if its key made a step, else
-    // `taken`; never applied
-    const asked = refused ? state.version : state.version + 1;
-    const result = await storage.applyPlatformTicketStep({ ticketId: s.ticketId, version: asked, at: new Date().toISOString(), change: s.change, key: s.key });
+    // refused, with unseen steps: the log is asked whether its key made a step (as stored),
+    // or not (`taken`); nothing applied
+    const asked = state.version + 1;
+    const step = { ticketId: s.ticketId, version: asked, at: new Date().toISOString(), change: s.change, key: s.key };
+    const result = await storage.applyPlatformTicketStep(refused ? { ...step, onlyIfStored: true } : step);
     if (!takeResult(state, result)) return { gone: true };
     if (!('taken' in result)) return { stored: true, asked };
     // taken: the row's facts are the state's now; asked again only if the check still takes it
