@@ -35,6 +35,7 @@ import { PlatformFirstResponseBackfill1732240000030 } from './migrations/1732240
 import { WebhookEnvironments1732240000050 } from './migrations/1732240000050-WebhookEnvironments';
 import { WebhookTestMode1732240000060 } from './migrations/1732240000060-WebhookTestMode';
 import { TicketSteps1732240000070 } from './migrations/1732240000070-TicketSteps';
+import { PlatformTicketSteps1732240000080 } from './migrations/1732240000080-PlatformTicketSteps';
 
 // Schema changes only ever come from the hand-written migrations listed here;
 // `synchronize` stays off so TypeORM never alters a table by itself.
@@ -69,6 +70,7 @@ export const MIGRATIONS = [
   WebhookEnvironments1732240000050,
   WebhookTestMode1732240000060,
   TicketSteps1732240000070,
+  PlatformTicketSteps1732240000080,
 ];
 
 /** The node-postgres pool TypeORM built for each DataSource (set by `initialize()`). */

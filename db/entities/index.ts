@@ -17,6 +17,7 @@ import { PlatformActivationToken } from './platform-activation-token.entity';
 import { PlatformToken } from './platform-token.entity';
 import { PlatformTicket } from './platform-ticket.entity';
 import { PlatformTicketReply } from './platform-ticket-reply.entity';
+import { PlatformTicketStepEntry } from './platform-ticket-step.entity';
 import { PlatformAutomation } from './platform-automation.entity';
 import { PushCompany } from './push-company.entity';
 import { PushUser } from './push-user.entity';
@@ -63,6 +64,7 @@ export {
   PlatformToken,
   PlatformTicket,
   PlatformTicketReply,
+  PlatformTicketStepEntry,
   PlatformAutomation,
   PushCompany,
   PushUser,
@@ -138,5 +140,6 @@ export const ENTITIES = [
   PlatformToken,
   PlatformTicket,
   PlatformTicketReply,
+  PlatformTicketStepEntry,
   PlatformAutomation,
 ];

@@ -71,7 +71,29 @@ export async function updatePlatformTicket(executor: Executor, id: string, sets:
   return rows[0];
 }
 
-/** Removes a soft-deleted ticket for good (its replies cascade); false when it is gone or no longer deleted. */
+// ── the step log (platform_ticket_steps: which change made which step; docs/platform.md, "Step keys") ──
+
+/**
+ * What the step log says of a request (call with the row locked): whether the change `key`
+ * made a step, and whether the step `version` was made by a keyed change at all (a step
+ * stored before step keys, or by a request without one, has no row).
+ */
+export async function platformTicketStepLog(executor: Executor, ticketId: string, key: string, version: number): Promise<{ keyStored: boolean; numberLogged: boolean }> {
+  const { rows } = await sql<{ keyStored: boolean | null; numberLogged: boolean | null }>(
+    executor,
+    `SELECT bool_or(step_key = $2) AS "keyStored", bool_or(version = $3) AS "numberLogged"
+       FROM platform_ticket_steps WHERE ticket_id = $1 AND (step_key = $2 OR version = $3)`,
+    [ticketId, key, version],
+  );
+  return { keyStored: rows[0]?.keyStored === true, numberLogged: rows[0]?.numberLogged === true };
+}
+
+/** Logs the change `key` as the ticket's step `version`, in the step's own transaction. */
+export async function logPlatformTicketStep(executor: Executor, ticketId: string, version: number, key: string): Promise<void> {
+  await sql(executor, `INSERT INTO platform_ticket_steps (ticket_id, version, step_key) VALUES ($1, $2, $3)`, [ticketId, version, key]);
+}
+
+/** Removes a soft-deleted ticket for good (its replies and step log cascade); false when it is gone or no longer deleted. */
 export async function purgePlatformTicketRow(executor: SqlExecutor, id: string): Promise<boolean> {
   const { rowCount } = await sql(executor, `DELETE FROM platform_tickets WHERE id = $1 AND deleted_at IS NOT NULL`, [id]);
   return (rowCount ?? 0) > 0;

@@ -1,14 +1,16 @@
 // One step of a platform ticket, applied by its workflow's activity (the workflow is the
 // ticket's only writer after the create). Steps are numbered by the workflow; the row's
-// `version` says which step was applied last, so a retried activity answers the stored
-// result instead of applying the step twice. A ticket that has vanished (its workspace
-// purged) answers `{ gone: true }`: its workflow ends quietly.
+// `version` says which step was applied last, and the step log which change made it
+// (step-log.ts; docs/platform.md, "Step keys"): a retried step is answered as stored, a
+// number another change took is answered `taken`, and neither is applied twice. A ticket
+// that has vanished (its workspace purged) answers `{ gone: true }`: its workflow ends quietly.
 import type { Db } from '../../db/db';
 import { recordEvent, type EventType } from '../../db/repositories/events';
 import { markPlatformFirstResponse } from '../../db/repositories/platform-ticket-sla';
-import { lockPlatformTicket, publishPlatformReply, updatePlatformTicket, type PlatformTicketSets } from '../../db/repositories/platform-tickets';
-import { afterStoredSteps, automationFiredKey, automationStepStored, planAutomationStep } from './automation-step';
+import { lockPlatformTicket, logPlatformTicketStep, publishPlatformReply, updatePlatformTicket, type PlatformTicketSets } from '../../db/repositories/platform-tickets';
+import { automationFiredKey, planAutomationStep } from './automation-step';
 import { platformConflict, platformNotFound } from './errors';
+import { stepLogAnswer } from './step-log';
 import { platformTicketData } from './ticket-events';
 import { factsOf, type PlatformTicketStep, type PlatformTicketStepResult } from './ticket-step';
 import type { PlatformTicketRecord } from './types';
@@ -18,11 +20,9 @@ export async function applyPlatformTicketChange(db: Db, step: PlatformTicketStep
   return db.transaction(async (m) => {
     const t = await lockPlatformTicket(m, step.ticketId);
     if (!t) return { gone: true as const };
-    if (t.version >= step.version) {
-      // a retry of a step already stored answers it; a rule's step only if that rule made it
-      if (step.change.kind !== 'automation' || (await automationStepStored(m, t.id, step.version, step.change.automationId))) return factsOf(t);
-      step = afterStoredSteps(t, step); // automation-step.ts: a workflow task re-run after a crash
-    }
+    const seen = await stepLogAnswer(m, t, step);
+    if ('answer' in seen) return seen.answer;
+    step = seen.apply;
     if (t.version !== step.version - 1) {
       throw platformConflict(`Ticket '${t.id}' is at step ${t.version}; step ${step.version} cannot be applied`, { version: t.version });
     }
@@ -37,6 +37,7 @@ export async function applyPlatformTicketChange(db: Db, step: PlatformTicketStep
     // the first published reply meets the first-response SLA (docs/platform.md, "SLA breaches")
     if (c.kind === 'reply') await markPlatformFirstResponse(m, t.id, step.at);
     const after = await updatePlatformTicket(m, t.id, sets);
+    if (step.key !== undefined) await logPlatformTicketStep(m, t.id, step.version, step.key);
     const data = eventData(after, step);
     for (const type of events) {
       await recordEvent(m, {

@@ -56,7 +56,7 @@ export async function planAutomationStep(
 /** The dedupe key of a rule's `automation.fired` at a step: per ticket, step and rule. */
 export const automationFiredKey = (ticketId: string, version: number, automationId: string) => `platform-ticket:${ticketId}:${version}:automation.fired:${automationId}`;
 
-/** Whether the rule made the step `version` of the ticket (its `automation.fired` is recorded). */
+/** Whether the rule made the step `version` of the ticket (its `automation.fired` is recorded); keyless requests only (step-log.ts). */
 export const automationStepStored = (m: Executor, ticketId: string, version: number, automationId: string) =>
   automationEventStored(m, automationFiredKey(ticketId, version, automationId));
 
@@ -67,5 +67,8 @@ export const automationStepStored = (m: Executor, ticketId: string, version: num
  * The rule that comes next then asks for a number already stored; it is checked on the
  * row as it is and, if it fires, stored as the next step instead, so it is neither lost
  * nor applied twice (the workflow takes the row's version from the answer).
+ * Requests without a step key only (step-log.ts, rule d): a keyed rule step is answered
+ * from the step log instead, as every other keyed step is (this check and the next are
+ * kept for the workers of the code before step keys, during a deploy).
  */
 export const afterStoredSteps = (t: PlatformTicketRecord, step: PlatformTicketStep): PlatformTicketStep => ({ ...step, version: t.version + 1 });

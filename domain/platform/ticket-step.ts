@@ -20,6 +20,19 @@ export interface PlatformTicketStep {
   /** ISO: the step's time (updated_at, resolved_at, deleted_at, the reply's created_at) */
   at: string;
   change: PlatformTicketChange;
+  /**
+   * The change that makes this step, unique per ticket (docs/platform.md, "Step keys"):
+   * `update:<Update id>` for a change an Update asked for, `automation:<rule id>:<origin>`
+   * for a rule's step (workflows/platform-ticket/automations.ts). Absent in the requests of
+   * code before step keys (a worker of the old code during a deploy): numbers only.
+   */
+  key?: string;
+  /**
+   * Apply nothing: answer whether `key` made a step (as stored) or not (`taken`, with the
+   * row's facts). The workflow asks it before refusing a change once it has met steps it did
+   * not make (workflows/platform-ticket/numbered-step.ts).
+   */
+  onlyIfStored?: true;
 }
 
 /** What the workflow keeps of the row after a step. */
@@ -31,8 +44,19 @@ export interface PlatformTicketFacts {
   purgeAt: string | null;
 }
 
-/** A step's result: the facts after it, or `gone` when the row has vanished (its workspace purged). */
-export type PlatformTicketStepResult = PlatformTicketFacts | { gone: true };
+/**
+ * The answer when the step's number belongs to another change (a workflow task lost after
+ * its steps were committed, re-run with its changes in another order): nothing applied,
+ * the row's facts as they are now. Only keyed requests get it.
+ */
+export type PlatformTicketTaken = PlatformTicketFacts & { taken: true };
+
+/**
+ * A step's result: the facts after it (applied now, or applied already under its key), `taken`
+ * (another change has its number: ask again with the next), or `gone` when the row has
+ * vanished (its workspace purged).
+ */
+export type PlatformTicketStepResult = PlatformTicketFacts | PlatformTicketTaken | { gone: true };
 
 export const factsOf = (t: PlatformTicketRecord): PlatformTicketFacts => ({
   version: t.version,

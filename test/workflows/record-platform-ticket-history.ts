@@ -18,6 +18,8 @@
 // docs/workflows.md first; keep the old files while runs of the old code may exist):
 //   npx tsx test/workflows/record-platform-ticket-history.ts [automations]
 // (The SLA breaches' history, platform-ticket-sla.json: record-platform-ticket-sla-history.ts.)
+// (A lost workflow task's steps met under their step keys, platform-ticket-lost-task.json:
+// record-platform-ticket-lost-task-history.ts.)
 import { WithStartWorkflowOperation } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
 import {

@@ -15,8 +15,9 @@
 import { patched } from '@temporalio/workflow';
 import type { AutomationTrigger } from '../../domain/platform/automation.rules';
 import type { PlatformTicketInput } from './contract';
+import { automationKey, storeStep } from './numbered-step';
 import { storage } from './platform-ticket-activities';
-import { isDeleted, takeResult, type PlatformTicketState } from './platform-ticket-state';
+import { isDeleted, type PlatformTicketState } from './platform-ticket-state';
 
 export const AUTOMATIONS_PATCH = 'platform-ticket-automations';
 
@@ -24,23 +25,28 @@ export const AUTOMATIONS_PATCH = 'platform-ticket-automations';
 const takesAutomations = (s: PlatformTicketState) => !s.gone && !isDeleted(s) && s.status !== 'closed';
 
 /**
- * Runs the rules that follow one originating change of `trigger`. Call it while holding
- * the ticket's change lock: its steps are numbered after the state's version. Answers how
- * many rules fired (their changes may have moved the SLA deadlines: the caller re-reads them).
+ * Runs the rules that follow one originating change of `trigger` (`origin`: its step key,
+ * or `created`; each rule's step key names both: numbered-step.ts automationKey). Call it
+ * while holding the ticket's change lock: its steps are numbered after the state's version.
+ * Answers how many rules fired (their changes may have moved the SLA deadlines: the caller
+ * re-reads them).
  */
-export async function runAutomations(input: PlatformTicketInput, state: PlatformTicketState, trigger: AutomationTrigger): Promise<number> {
+export async function runAutomations(input: PlatformTicketInput, state: PlatformTicketState, trigger: AutomationTrigger, origin: string): Promise<number> {
   if (!patched(AUTOMATIONS_PATCH)) return 0;
   const fired: string[] = [];
   for (let round: AutomationTrigger = trigger; takesAutomations(state); round = 'ticket.updated') {
     const ids = await storage.matchPlatformAutomations({ ticketId: input.ticketId, trigger: round, exclude: fired });
     const before = fired.length;
     for (const automationId of ids) {
-      if (!takesAutomations(state)) return fired.length;
-      const version = state.version + 1;
       const change = { kind: 'automation' as const, automationId, trigger: round };
-      const result = await storage.applyPlatformTicketStep({ ticketId: input.ticketId, version, at: new Date().toISOString(), change });
-      if (!takeResult(state, result)) return fired.length; // the row vanished: the workflow ends
-      if (state.version === version) fired.push(automationId); // stored: it fired
+      const refusal = () => (takesAutomations(state) ? null : 'stop');
+      const end = await storeStep(state, { ticketId: input.ticketId, key: automationKey(automationId, origin), change, refusal, answersCaller: false });
+      if (!('stored' in end)) return fired.length; // the ticket takes no more rules, or the row vanished (the workflow ends)
+      // stored as the number asked: it fired. A rule that does not fire leaves the version; one
+      // a lost task stored, answered with the row's later version, is not counted: its key
+      // keeps it from being applied again if a later round asks again, and counting it would
+      // change the rounds of recorded runs whose later version came from afterStoredSteps.
+      if (state.version === end.asked) fired.push(automationId);
     }
     if (fired.length === before) return fired.length;
   }

@@ -19,13 +19,19 @@ export interface PlatformTicketState {
   purgeAt: number | null;
   /** the row has vanished (purged by the timer, or with its workspace): the run ends */
   gone: boolean;
+  /**
+   * A step's number was `taken` (numbered-step.ts): the row holds steps of a lost workflow
+   * task that this run never saw, so a change the state refuses may be one of them, applied
+   * already. Never set by the answers of recorded histories (no `taken` in them).
+   */
+  unseenSteps: boolean;
 }
 
 export function initialPlatformTicketState(input: PlatformTicketInput, carried?: PlatformTicketCarried): PlatformTicketState {
   if (carried) {
-    return { status: carried.status, version: carried.version, assigneeId: carried.assigneeId, purgeAt: carried.purgeAt ? Date.parse(carried.purgeAt) : null, gone: false };
+    return { status: carried.status, version: carried.version, assigneeId: carried.assigneeId, purgeAt: carried.purgeAt ? Date.parse(carried.purgeAt) : null, gone: false, unseenSteps: false };
   }
-  return { status: 'open', version: 1, assigneeId: input.assigneeId, purgeAt: null, gone: false };
+  return { status: 'open', version: 1, assigneeId: input.assigneeId, purgeAt: null, gone: false, unseenSteps: false };
 }
 
 export const isDeleted = (s: PlatformTicketState): boolean => s.purgeAt !== null;
@@ -37,12 +43,13 @@ export function refusalOf(input: PlatformTicketInput, s: PlatformTicketState, ki
   return r && asRefusal(r);
 }
 
-/** Takes a step's result into the state; false when the row has vanished. */
+/** Takes a step's result into the state (a `taken` one's facts too); false when the row has vanished. */
 export function takeResult(s: PlatformTicketState, result: PlatformTicketStepResult): boolean {
   if ('gone' in result) {
     s.gone = true;
     return false;
   }
+  if ('taken' in result) s.unseenSteps = true;
   takeFacts(s, result);
   return true;
 }

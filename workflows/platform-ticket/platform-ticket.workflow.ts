@@ -1,4 +1,4 @@
-import { allHandlersFinished, condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
+import { allHandlersFinished, condition, continueAsNew, currentUpdateInfo, setHandler, workflowInfo, type ApplicationFailure } from '@temporalio/workflow';
 import { platformNotFound } from '../../domain/platform/errors';
 import { unassignApplies, type PlatformTicketChangeKind } from '../../domain/platform/ticket.rules';
 import type { PlatformTicketStatus } from '../../domain/platform/types';
@@ -17,8 +17,9 @@ import {
   type PlatformTicketInput,
 } from './contract';
 import { runAutomations } from './automations';
+import { CREATED_ORIGIN, storeStep, updateKey } from './numbered-step';
 import { storage } from './platform-ticket-activities';
-import { carriedOf, describe, initialPlatformTicketState, isDeleted, refusalOf, takeResult } from './platform-ticket-state';
+import { carriedOf, describe, initialPlatformTicketState, isDeleted, refusalOf } from './platform-ticket-state';
 import { riskWatch } from './risk';
 import { SlaTimers } from './sla-timers';
 
@@ -38,7 +39,9 @@ import { SlaTimers } from './sla-timers';
  * closed; pending → open, resolved, closed; resolved → open, closed; closed terminal.
  * A restored ticket goes back to the status it had (a closed one: its run ends again).
  * Every change is validated (the API's synchronous 409/404/410), then applied as the next
- * numbered step, one at a time under the lock, re-checked once it holds it. The
+ * numbered step, one at a time under the lock, re-checked once it holds it; each step
+ * names its change (its step key: numbered-step.ts), so a number a lost workflow task
+ * gave to another change is asked again, not mistaken for this one's. The
  * workspace's automations follow the create and each patch or reply under the same lock,
  * each rule that fires as a step of its own (automations.ts).
  */
@@ -48,19 +51,26 @@ export async function platformTicketWorkflow(input: PlatformTicketInput, carried
   const sla = new SlaTimers(input.ticketId, state, oneChangeAtATime, carried?.sla);
   const gone = () => asRefusal(platformNotFound('ticket', input.ticketId));
 
-  const check = (kind: PlatformTicketChangeKind, requested?: PlatformTicketStatus): void => {
-    const refused = refusalOf(input, state, kind, Date.now(), requested);
+  const refusal = (kind: PlatformTicketChangeKind, requested?: PlatformTicketStatus) => () => refusalOf(input, state, kind, Date.now(), requested);
+  /**
+   * An Update's validator. Once the run has met steps it did not make (a lost workflow
+   * task's: numbered-step.ts), the state may refuse a change that is one of them (applied,
+   * then moved past by a later one): the handler decides, from the step log.
+   */
+  const validate = (kind: PlatformTicketChangeKind, requested?: PlatformTicketStatus): void => {
+    const refused = state.unseenSteps ? null : refusal(kind, requested)();
     if (refused) throw refused;
   };
-  /** Stores `change` as the next step under the lock (re-checked once held). */
-  const step = (change: PlatformTicketChange, recheck: () => void): Promise<PlatformTicketChangeReply> =>
+  /** The Update's step key: read at the start of its handler, before any await (docs/platform.md, "Step keys"). */
+  const thisUpdate = () => updateKey(currentUpdateInfo()!.id);
+  /** Stores `change` as the next step under the lock (re-checked once held, and after a `taken` number). */
+  const step = (key: string, change: PlatformTicketChange, refused: () => ApplicationFailure | null): Promise<PlatformTicketChangeReply> =>
     oneChangeAtATime.runExclusive(async () => {
-      recheck();
-      const version = state.version + 1;
-      const result = await storage.applyPlatformTicketStep({ ticketId: input.ticketId, version, at: new Date().toISOString(), change });
-      if (!takeResult(state, result)) throw gone();
+      const end = await storeStep(state, { ticketId: input.ticketId, key, change, refusal: refused, answersCaller: true });
+      if ('gone' in end) throw gone();
+      if ('refused' in end) throw end.refused;
       await sla.afterStep(change);
-      if ((change.kind === 'patch' || change.kind === 'reply') && (await runAutomations(input, state, 'ticket.updated'))) await sla.afterAutomations(); // automations.ts
+      if ((change.kind === 'patch' || change.kind === 'reply') && (await runAutomations(input, state, 'ticket.updated', key))) await sla.afterAutomations(); // automations.ts
       return { ticketId: input.ticketId, version: state.version, status: state.status, changed: true };
     });
   const unchanged = (): PlatformTicketChangeReply => ({ ticketId: input.ticketId, version: state.version, status: state.status, changed: false });
@@ -71,21 +81,20 @@ export async function platformTicketWorkflow(input: PlatformTicketInput, carried
 
   // ── what each state accepts ──
   setHandler(platformTicketStateQuery, () => describe(state));
-  setHandler(patchTicketUpdate, (change) => step({ kind: 'patch', ...change }, () => check('patch', change.status)), {
-    validator: (change) => check('patch', change.status),
+  setHandler(patchTicketUpdate, (change) => step(thisUpdate(), { kind: 'patch', ...change }, refusal('patch', change.status)), { validator: (change) => validate('patch', change.status) });
+  setHandler(replyTicketUpdate, ({ replyId }) => step(thisUpdate(), { kind: 'reply', replyId }, refusal('reply')).then((reply) => (risk.assessReply(replyId), reply)), {
+    validator: (_reply) => validate('reply'),
   });
-  setHandler(replyTicketUpdate, ({ replyId }) => step({ kind: 'reply', replyId }, () => check('reply')).then((reply) => (risk.assessReply(replyId), reply)), {
-    validator: (_reply) => check('reply'),
+  setHandler(deleteTicketUpdate, () => step(thisUpdate(), { kind: 'delete' }, refusal('delete')), { validator: () => validate('delete') });
+  setHandler(restoreTicketUpdate, () => step(thisUpdate(), { kind: 'restore' }, refusal('restore')), { validator: () => validate('restore') });
+  setHandler(unassignUserUpdate, ({ userId }) => {
+    const key = thisUpdate();
+    return oneChangeAtATime.runExclusive(async () => {
+      const refused = () => (unassignApplies(state, userId) ? null : 'not theirs');
+      const end = await storeStep(state, { ticketId: input.ticketId, key, change: { kind: 'unassign', userId }, refusal: refused, answersCaller: true });
+      return 'stored' in end ? { ...unchanged(), changed: true } : unchanged();
+    });
   });
-  setHandler(deleteTicketUpdate, () => step({ kind: 'delete' }, () => check('delete')), { validator: () => check('delete') });
-  setHandler(restoreTicketUpdate, () => step({ kind: 'restore' }, () => check('restore')), { validator: () => check('restore') });
-  setHandler(unassignUserUpdate, ({ userId }) =>
-    oneChangeAtATime.runExclusive(async () => {
-      if (state.gone || !unassignApplies(state, userId)) return unchanged();
-      const result = await storage.applyPlatformTicketStep({ ticketId: input.ticketId, version: state.version + 1, at: new Date().toISOString(), change: { kind: 'unassign', userId } });
-      return takeResult(state, result) ? { ...unchanged(), changed: true } : unchanged();
-    }),
-  );
 
   // ── the purge timer: fires only if, once the lock is held, the ticket is still deleted and due ──
   const purgeIfDue = () =>
@@ -96,7 +105,7 @@ export async function platformTicketWorkflow(input: PlatformTicketInput, carried
     });
 
   // ── created: the workspace's `ticket.created` automations (a first run only) ──
-  if (!carried) await oneChangeAtATime.runExclusive(async () => (await runAutomations(input, state, 'ticket.created')) && sla.afterAutomations());
+  if (!carried) await oneChangeAtATime.runExclusive(async () => (await runAutomations(input, state, 'ticket.created', CREATED_ORIGIN)) && sla.afterAutomations());
 
   // ── open / pending / resolved, deleted: wait for the next step or the purge ──
   for (;;) {
