@@ -1,88 +1,34 @@
 // Time-skipping tests of every ticket timer at its exact boundary, on the real
 // activities and the test database.
 import assert from 'node:assert/strict';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { Worker } from '@temporalio/worker';
-import { connectDb, type Db } from '../../db/db';
 import { findTicket } from '../../db/repositories/tickets';
 import { newId } from '../../lib/ids';
-import { loadConfig } from '../../lib/config';
-import {
-  createdUpdate,
-  messageUpdate,
-  resolveUpdate,
-  ticketWorkflowId,
-  type CreateTicketInput,
-} from '../../workflows/ticket/contract';
-import { ticketWorkflow } from '../../workflows/ticket/ticket.workflow';
-import { createPlayer, createTenant } from '../support/factories';
-import { ticketWorker, timeSkippingEnv } from '../support/temporal';
+import { messageUpdate, resolveUpdate, type CreateTicketInput } from '../../workflows/ticket/contract';
 import { eventually } from '../support/eventually';
+import { ticketSuite } from '../support/ticket-suite';
 
-const TASK_QUEUE = 'ticket-lifecycle-test';
+const suite = ticketSuite('ticket-lifecycle-test');
 const actor = { keyId: 'key_test' };
-let env: TestWorkflowEnvironment;
-let worker: Worker;
-let db: Db;
-let running: Promise<void>;
-
-beforeAll(async () => {
-  db = await connectDb(loadConfig().databaseUrl, 5);
-  env = await timeSkippingEnv();
-  worker = await ticketWorker({ connection: env.nativeConnection, taskQueue: TASK_QUEUE, db });
-  running = worker.run();
-});
-
-afterAll(async () => {
-  worker?.shutdown();
-  await running;
-  await env?.teardown();
-  await db?.close();
-});
 
 async function openTicket(settings: object = {}, priority: CreateTicketInput['priority'] = 'medium') {
-  const { org, workspace } = await createTenant(db, { settings });
-  const player = await createPlayer(db, workspace.id);
-  const input: CreateTicketInput = {
-    ticketId: newId('tkt'),
-    workspaceId: workspace.id,
-    organizationId: org.id,
-    playerRef: player.id,
-    playerId: player.playerId,
-    title: 'Game crashes on launch',
-    body: 'Since the last patch the game crashes to desktop.',
-    category: null,
-    priority,
-    source: 'api',
-    tags: [],
-    metadata: {},
-    createdAt: new Date(await env.currentTimeMs()).toISOString(),
-    searchAttributes: false,
-  };
-  const handle = await env.client.workflow.start(ticketWorkflow, {
-    args: [input],
-    workflowId: ticketWorkflowId(input.ticketId),
-    taskQueue: TASK_QUEUE,
-  });
-  const created = await handle.executeUpdate(createdUpdate);
-  assert.deepEqual(created, { ticketId: input.ticketId, version: 1 });
+  const { handle, input, player } = await suite.openTicket({ settings, priority });
   assert.equal(await status(input.ticketId), 'open');
   return { handle, input, player };
 }
 
-const status = async (id: string) => (await findTicket(db, id))!.status;
+const status = async (id: string) => (await findTicket(suite.db, id))!.status;
 const events = async (id: string, type: string) =>
-  (await db.query('SELECT data FROM events WHERE subject_id = $1 AND type = $2', [id, type])).rows;
+  (await suite.db.query('SELECT data FROM events WHERE subject_id = $1 AND type = $2', [id, type])).rows;
 
 describe('auto-close of resolved tickets', () => {
   test('not closed at 71 h 59 min, closed at 72 h', async () => {
     const { handle, input } = await openTicket();
     await handle.executeUpdate(resolveUpdate, { args: [{ sendNotification: false }, actor] });
-    await env.sleep('4319m');
+    await suite.env.sleep('4319m');
     assert.equal(await status(input.ticketId), 'resolved');
-    await env.sleep('1m');
+    await suite.env.sleep('1m');
     await handle.result();
-    const t = (await findTicket(db, input.ticketId))!;
+    const t = (await findTicket(suite.db, input.ticketId))!;
     assert.equal(t.status, 'closed');
     assert.equal(Date.parse(t.closedAt!) - Date.parse(t.resolvedAt!), 72 * 3600_000);
     assert.equal((await events(input.ticketId, 'ticket.closed')).length, 1);
@@ -91,20 +37,20 @@ describe('auto-close of resolved tickets', () => {
   test('a player reply re-opens the ticket and cancels the auto-close', async () => {
     const { handle, input } = await openTicket();
     await handle.executeUpdate(resolveUpdate, { args: [{ sendNotification: false }, actor] });
-    await env.sleep('10h');
+    await suite.env.sleep('10h');
     const reply = { messageId: newId('msg'), authorType: 'player' as const, authorId: input.playerId, body: 'Still broken' };
     const result = await handle.executeUpdate(messageUpdate, { args: [reply, actor] });
     assert.equal(result.status, 'open');
-    await env.sleep('100h');
+    await suite.env.sleep('100h');
     assert.equal(await status(input.ticketId), 'open');
   });
 
   test('a workspace threshold of 24 h', async () => {
     const { handle, input } = await openTicket({ autoCloseHours: 24 });
     await handle.executeUpdate(resolveUpdate, { args: [{ sendNotification: false }, actor] });
-    await env.sleep('1439m');
+    await suite.env.sleep('1439m');
     assert.equal(await status(input.ticketId), 'resolved');
-    await env.sleep('1m');
+    await suite.env.sleep('1m');
     await handle.result();
     assert.equal(await status(input.ticketId), 'closed');
   });
@@ -121,12 +67,12 @@ describe('SLA deadlines', () => {
   test('first-response breach at the exact deadline, recorded once', async () => {
     const sla = { urgent: { firstResponseMinutes: 30, resolutionMinutes: 600 } };
     const { input } = await openTicket({ sla }, 'urgent');
-    await env.sleep('1799s');
+    await suite.env.sleep('1799s');
     assert.equal((await events(input.ticketId, 'sla.breached')).length, 0);
-    await env.sleep('1s');
+    await suite.env.sleep('1s');
     // the timer has fired; its local activity writes the breach in real time (slow under load)
     await breachRecorded(input.ticketId);
-    await env.sleep('1h');
+    await suite.env.sleep('1h');
     const breaches = await events(input.ticketId, 'sla.breached');
     assert.equal(breaches.length, 1);
     assert.equal(breaches[0].data.policy, 'first_response');
@@ -136,12 +82,12 @@ describe('SLA deadlines', () => {
   test('an agent reply before the deadline prevents the first-response breach; resolution breaches at its deadline', async () => {
     const sla = { high: { firstResponseMinutes: 60, resolutionMinutes: 120 } };
     const { handle, input } = await openTicket({ sla }, 'high');
-    await env.sleep('59m');
+    await suite.env.sleep('59m');
     const reply = { messageId: newId('msg'), authorType: 'agent' as const, authorId: 'agt_x', body: 'Looking into it' };
     await handle.executeUpdate(messageUpdate, { args: [reply, actor] });
-    await env.sleep('3659s');
+    await suite.env.sleep('3659s');
     assert.equal((await events(input.ticketId, 'sla.breached')).length, 0);
-    await env.sleep('1s');
+    await suite.env.sleep('1s');
     const breaches = await breachRecorded(input.ticketId);
     assert.deepEqual(breaches.map((b) => b.data.policy), ['resolution']);
   });

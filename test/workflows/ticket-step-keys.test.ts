@@ -5,88 +5,31 @@
 // (what the lost task committed), and the Updates are then sent with client-chosen ids.
 import assert from 'node:assert/strict';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { Worker } from '@temporalio/worker';
-import { connectDb, type Db } from '../../db/db';
 import { findTicket } from '../../db/repositories/tickets';
 import { applyTicketChange } from '../../domain/tickets/apply-change';
 import type { LifecycleChange } from '../../domain/tickets/types';
-import { loadConfig } from '../../lib/config';
 import { newId } from '../../lib/ids';
-import {
-  assignUpdate,
-  createdUpdate,
-  messageUpdate,
-  patchUpdate,
-  resolveUpdate,
-  stateQuery,
-  ticketWorkflowId,
-  type CreateTicketInput,
-} from '../../workflows/ticket/contract';
-import { ticketWorkflow } from '../../workflows/ticket/ticket.workflow';
-import { createAgent, createPlayer, createTenant } from '../support/factories';
-import { ticketWorker, timeSkippingEnv } from '../support/temporal';
+import { assignUpdate, messageUpdate, patchUpdate, resolveUpdate, stateQuery } from '../../workflows/ticket/contract';
+import { ticketSuite } from '../support/ticket-suite';
 
-const TASK_QUEUE = 'ticket-step-keys-test';
+const suite = ticketSuite('ticket-step-keys-test');
 const actor = { keyId: 'key_test' };
-let env: TestWorkflowEnvironment;
-let worker: Worker;
-let db: Db;
-let running: Promise<void>;
-
-beforeAll(async () => {
-  db = await connectDb(loadConfig().databaseUrl, 5);
-  env = await timeSkippingEnv();
-  worker = await ticketWorker({ connection: env.nativeConnection, taskQueue: TASK_QUEUE, db });
-  running = worker.run();
-});
-
-afterAll(async () => {
-  worker?.shutdown();
-  await running;
-  await env?.teardown();
-  await db?.close();
-});
-
-async function openTicket() {
-  const { org, workspace } = await createTenant(db);
-  const player = await createPlayer(db, workspace.id);
-  const agent = await createAgent(db, workspace.id);
-  const input: CreateTicketInput = {
-    ticketId: newId('tkt'),
-    workspaceId: workspace.id,
-    organizationId: org.id,
-    playerRef: player.id,
-    playerId: player.playerId,
-    title: 'Purchase not delivered',
-    body: 'I bought the season pass but it does not show up.',
-    category: null,
-    priority: 'medium',
-    source: 'api',
-    tags: [],
-    metadata: {},
-    createdAt: new Date(await env.currentTimeMs()).toISOString(),
-    searchAttributes: false,
-  };
-  const handle = await env.client.workflow.start(ticketWorkflow, { args: [input], workflowId: ticketWorkflowId(input.ticketId), taskQueue: TASK_QUEUE });
-  assert.deepEqual(await handle.executeUpdate(createdUpdate), { ticketId: input.ticketId, version: 1 });
-  return { handle, ticketId: input.ticketId, player, agent };
-}
+const openTicket = () => suite.openTicket({ title: 'Purchase not delivered', body: 'I bought the season pass but it does not show up.' });
 
 /** What the lost workflow task committed: `change` stored as step `version` under the key of Update `updateId`. */
 async function storedByLostTask(ticketId: string, version: number, change: LifecycleChange, updateId: string) {
-  const at = new Date(await env.currentTimeMs()).toISOString();
-  const result = await applyTicketChange(db, { ticketId, version, at, change, actor, key: `update:${updateId}` });
+  const at = new Date(await suite.env.currentTimeMs()).toISOString();
+  const result = await applyTicketChange(suite.db, { ticketId, version, at, change, actor, key: `update:${updateId}` });
   assert.equal(result?.version, version);
 }
 
 const eventTypes = async (ticketId: string) =>
-  (await db.query('SELECT type FROM events WHERE subject_id = $1 AND type <> $2 ORDER BY occurred_at, id', [ticketId, 'ticket.created'])).rows.map(
+  (await suite.db.query('SELECT type FROM events WHERE subject_id = $1 AND type <> $2 ORDER BY occurred_at, id', [ticketId, 'ticket.created'])).rows.map(
     (r: { type: string }) => r.type,
   );
-const row = async (ticketId: string) => (await findTicket(db, ticketId)) as Awaited<ReturnType<typeof findTicket>> & { version: number };
+const row = async (ticketId: string) => (await findTicket(suite.db, ticketId)) as Awaited<ReturnType<typeof findTicket>> & { version: number };
 const stepLog = async (ticketId: string) =>
-  (await db.query('SELECT version, step_key AS key FROM ticket_steps WHERE ticket_id = $1 ORDER BY version', [ticketId])).rows;
+  (await suite.db.query('SELECT version, step_key AS key FROM ticket_steps WHERE ticket_id = $1 ORDER BY version', [ticketId])).rows;
 const refusalType = (err: unknown) => {
   assert.ok(err instanceof WorkflowUpdateFailedError, String(err));
   return (err.cause as { type?: string }).type;
@@ -149,7 +92,7 @@ test('a change stored by the lost task is not refused by the state it made itsel
   assert.deepEqual(await eventTypes(ticketId), ['ticket.resolved']);
 
   // the auto-close the run now knows of is a step of the workflow's own, keyed by its deadline
-  await env.sleep('72h');
+  await suite.env.sleep('72h');
   assert.equal(await handle.result(), 'closed');
   const resolvedAt = Date.parse((await row(ticketId)).resolvedAt!);
   assert.deepEqual(await stepLog(ticketId), [
