@@ -11,6 +11,7 @@ import { lockPlatformTicket, logPlatformTicketStep, publishPlatformReply, update
 import { automationFiredKey, planAutomationStep } from './automation-step';
 import { platformConflict, platformNotFound } from './errors';
 import { stepLogAnswer } from './step-log';
+import { followUpsOf } from './step-follow-ups';
 import { platformTicketData } from './ticket-events';
 import { factsOf, type PlatformTicketStep, type PlatformTicketStepResult } from './ticket-step';
 import type { PlatformTicketRecord } from './types';
@@ -56,7 +57,8 @@ export async function applyPlatformTicketChange(db: Db, step: PlatformTicketStep
       const dedupeKey = automationFiredKey(after.id, step.version, automation.fired.automation_id);
       await recordEvent(m, { workspaceId: after.workspaceId, type, subjectId: after.id, data: automation.fired, at: step.at, dedupeKey, api: 'platform', environment: after.environment });
     }
-    return factsOf(after);
+    const followUps = await followUpsOf(m, step);
+    return followUps ? { ...factsOf(after), followUps } : factsOf(after);
   });
 }
 

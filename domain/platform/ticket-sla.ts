@@ -2,7 +2,7 @@
 // "SLA breaches"): the deadlines (ids in, ISO times out) and a breach, applied once per
 // policy under the ticket's row lock and announced as `ticket.sla_breached` (api
 // 'platform', deduplicated per ticket and policy, so a retried activity records one event).
-import type { Db } from '../../db/db';
+import type { Db, SqlExecutor } from '../../db/db';
 import { recordEvent } from '../../db/repositories/events';
 import { findPlatformTicketSla, markPlatformSlaBreach, type PlatformTicketSlaRow } from '../../db/repositories/platform-ticket-sla';
 import { slaDueTimes, slaPolicyOpen, type PlatformSlaBreachRequest, type PlatformTicketSla, type SlaTicketFacts } from './sla.rules';
@@ -20,7 +20,7 @@ function slaFactsOf(row: PlatformTicketSlaRow): SlaTicketFacts {
 }
 
 /** The ticket's deadlines under its workspace's active policies now, with what is met or breached; `gone` when the row has vanished. */
-export async function readPlatformTicketSla(db: Db, ticketId: string): Promise<PlatformTicketSla | { gone: true }> {
+export async function readPlatformTicketSla(db: Db | SqlExecutor, ticketId: string): Promise<PlatformTicketSla | { gone: true }> {
   const row = await findPlatformTicketSla(db, ticketId);
   if (!row) return { gone: true };
   const due = slaDueTimes(new Date(row.createdAt).getTime(), row.priority, row.slaPolicies);

@@ -1,6 +1,7 @@
 // The steps of a platform ticket's workflow as data (docs/platform.md, "Tickets"): what a
 // step changes, what the workflow keeps of the row after it. Pure (no db/): the workflow
 // contract re-exports these types; domain/platform/apply-ticket-change.ts applies them.
+import type { PlatformTicketSla } from './sla.rules';
 import type { PlatformTicketPriority, PlatformTicketRecord, PlatformTicketStatus } from './types';
 
 /** What one step changes: ids, statuses and small values only (it is an activity's argument, kept in the history). */
@@ -52,11 +53,25 @@ export interface PlatformTicketFacts {
 export type PlatformTicketTaken = PlatformTicketFacts & { taken: true };
 
 /**
+ * What the workflow reads right after a patch or a reply (docs/platform.md, "Steps and what
+ * follows them"), read in the step's own transaction so it needs no local activity of its
+ * own: the `ticket.updated` rules that would fire on the ticket as stored now (the first
+ * round of its automations), and for a patch that names a priority, the SLA deadlines.
+ */
+export interface PlatformTicketFollowUps {
+  automations: string[];
+  sla?: PlatformTicketSla | { gone: true };
+}
+
+/** The facts of a step applied now, with what follows it (absent in results of code before it). */
+export type PlatformTicketApplied = PlatformTicketFacts & { followUps?: PlatformTicketFollowUps };
+
+/**
  * A step's result: the facts after it (applied now, or applied already under its key), `taken`
  * (another change has its number: ask again with the next), or `gone` when the row has
  * vanished (its workspace purged).
  */
-export type PlatformTicketStepResult = PlatformTicketFacts | PlatformTicketTaken | { gone: true };
+export type PlatformTicketStepResult = PlatformTicketApplied | PlatformTicketTaken | { gone: true };
 
 export const factsOf = (t: PlatformTicketRecord): PlatformTicketFacts => ({
   version: t.version,

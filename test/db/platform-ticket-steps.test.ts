@@ -14,7 +14,7 @@ import { createPlatformAutomation } from '../../domain/platform/create-automatio
 import { createPlatformTenant, type PlatformTenant } from '../../domain/platform/create-tenant';
 import { createPlatformTicket } from '../../domain/platform/create-ticket';
 import { purgePlatformTicket } from '../../domain/platform/purge-ticket';
-import type { PlatformTicketChange, PlatformTicketStepResult } from '../../domain/platform/ticket-step';
+import type { PlatformTicketApplied, PlatformTicketChange, PlatformTicketStepResult } from '../../domain/platform/ticket-step';
 import { DomainError } from '../../domain/errors';
 import { loadConfig } from '../../lib/config';
 import { newId } from '../../lib/ids';
@@ -60,7 +60,11 @@ test('the reorder of a lost task: A as n; B asking for n is taken, stored as n +
   const a: PlatformTicketChange = { kind: 'patch', priority: 'high' };
   const b: PlatformTicketChange = { kind: 'patch', tags: ['b'] };
 
-  assert.deepEqual(await apply(id, 2, a, 'update:a'), { version: 2, status: 'open', assigneeId: null, purgeAt: null });
+  // applied now: the facts, and what follows a patch (domain/platform/step-follow-ups.ts): no rule, the deadlines of its new priority
+  const { followUps, ...facts } = (await apply(id, 2, a, 'update:a')) as PlatformTicketApplied;
+  assert.deepEqual(facts, { version: 2, status: 'open', assigneeId: null, purgeAt: null });
+  assert.deepEqual(followUps?.automations, []);
+  assert.equal(followUps?.sla && 'priority' in followUps.sla ? followUps.sla.priority : null, 'high');
   // B meets A's number: nothing applied, the row's facts, taken
   assert.deepEqual(await apply(id, 2, b, 'update:b'), { version: 2, status: 'open', assigneeId: null, purgeAt: null, taken: true });
   assert.deepEqual((await row(id)).tags, []);

@@ -11,12 +11,16 @@
 // - histories/platform-ticket-updates-together.json (`… together` records only this one):
 //   a resolve and a close that reach the run in its first workflow task together (the
 //   worker starts after both were sent), stored as steps 2 and 3 one after the other under
-//   the change lock (workflows/mutex.ts).
+//   the change lock (workflows/mutex.ts);
+// - histories/platform-ticket-follow-ups.json (`… follow-ups` records only this one): the
+//   automations' ticket, its PATCH (with a priority) and its reply each stored with what
+//   follows them (domain/platform/step-follow-ups.ts): no local activity of their own for
+//   round 1's rules or the new deadlines.
 // On the time-skipping server with in-memory activities (the history holds what they
 // answered; the real ones run in platform-ticket-workflow.test.ts). Run after a deliberate
 // change of workflows/platform-ticket that the recorded histories cannot replay (read
 // docs/workflows.md first; keep the old files while runs of the old code may exist):
-//   npx tsx test/workflows/record-platform-ticket-history.ts [automations]
+//   npx tsx test/workflows/record-platform-ticket-history.ts [automations | together | follow-ups]
 // (The SLA breaches' history, platform-ticket-sla.json: record-platform-ticket-sla-history.ts.)
 // (A lost workflow task's steps met under their step keys, platform-ticket-lost-task.json:
 // record-platform-ticket-lost-task-history.ts.)
@@ -39,10 +43,14 @@ import { timeSkippingEnv } from '../support/temporal';
 import { FAR_SLA_DEADLINES, NO_RISK } from './platform-ticket-quiet-activities';
 import { writeHistory } from './push-recorder';
 
-/** One in-memory row per ticket: what the real activity would answer. */
-function fakeActivities(): PlatformTicketActivities {
+/**
+ * One in-memory row per ticket: what the real activity would answer. With `followUps`, a
+ * patch's or reply's step also answers what follows it, as the real one does since
+ * domain/platform/step-follow-ups.ts (the rules of round 1, a new priority's deadlines).
+ */
+function fakeActivities(opts: { followUps?: boolean } = {}): PlatformTicketActivities {
   const rows = new Map<string, PlatformTicketFacts>();
-  return {
+  const activities: PlatformTicketActivities = {
     async applyPlatformTicketStep(step) {
       const r = rows.get(step.ticketId) ?? { version: step.version - 1, status: 'open', assigneeId: 'usr_01recordedagent00000000', purgeAt: null };
       if (r.version >= step.version) return r;
@@ -57,7 +65,10 @@ function fakeActivities(): PlatformTicketActivities {
       if (c.kind === 'delete') next.purgeAt = daysAfter(new Date(step.at), TICKET_RECOVERY_DAYS).toISOString();
       if (c.kind === 'restore') next.purgeAt = null;
       rows.set(step.ticketId, next);
-      return next;
+      if (!opts.followUps || (c.kind !== 'patch' && c.kind !== 'reply')) return next;
+      const automations = await activities.matchPlatformAutomations({ ticketId: step.ticketId, trigger: 'ticket.updated', exclude: [] });
+      const sla = c.kind === 'patch' && c.priority !== undefined ? { sla: { ...(await FAR_SLA_DEADLINES.readPlatformTicketSla(step.ticketId)), priority: c.priority } } : {};
+      return { ...next, followUps: { automations, ...sla } };
     },
     async purgePlatformTicket(ticketId) {
       rows.delete(ticketId);
@@ -70,6 +81,7 @@ function fakeActivities(): PlatformTicketActivities {
     },
     ...FAR_SLA_DEADLINES, // the breaches: record-platform-ticket-sla-history.ts
   };
+  return activities;
 }
 
 const RULE_A = 'aut_01recordedcreatedrulea00';
@@ -77,18 +89,18 @@ const RULE_B = 'aut_01recordedupdatedruleb00';
 const NEVER_FIRES = 'aut_01recordedneverfiresc00';
 
 /** A ticket whose automations fire on its create, a PATCH and a reply, until it is closed. */
-async function recordAutomations(env: Awaited<ReturnType<typeof timeSkippingEnv>>, taskQueue: string) {
+async function recordAutomations(env: Awaited<ReturnType<typeof timeSkippingEnv>>, taskQueue: string, name = 'platform-ticket-automations', firstPatch: object = { status: 'pending' }) {
   const ticketId = 'tkt_01recordedautomationsrec';
   const handle = await env.client.workflow.start(PLATFORM_TICKET_WORKFLOW_TYPE, {
     taskQueue,
     workflowId: platformTicketWorkflowId(ticketId),
     args: [{ ticketId, workspaceId: 'ws_01recordedrecordedrecorde', assigneeId: null }],
   });
-  await handle.executeUpdate(patchTicketUpdate, { args: [{ status: 'pending' }] });
+  await handle.executeUpdate(patchTicketUpdate, { args: [firstPatch] });
   await handle.executeUpdate(replyTicketUpdate, { args: [{ replyId: 'rpl_01recordedautomationsre' }] });
   await handle.executeUpdate(patchTicketUpdate, { args: [{ status: 'closed' }] });
   console.log('automations', await handle.result());
-  writeHistory('platform-ticket-automations', await handle.fetchHistory());
+  writeHistory(name, await handle.fetchHistory());
 }
 
 /** Two changes sent before any worker polls: the first workflow task holds both. */
@@ -120,6 +132,10 @@ async function main() {
   const taskQueue = `record-${PLATFORM_QUEUE}`;
   try {
     if (process.argv[2] === 'together') return await recordTogether(env, `${taskQueue}-together`);
+    if (process.argv[2] === 'follow-ups') {
+      const followUps = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath: require.resolve('../../workflows/queues/platform'), activities: { ...fakeActivities({ followUps: true }), ...NO_RISK } });
+      return await followUps.runUntil(() => recordAutomations(env, taskQueue, 'platform-ticket-follow-ups', { status: 'pending', priority: 'high' }));
+    }
     const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath: require.resolve('../../workflows/queues/platform'), activities: { ...fakeActivities(), ...NO_RISK } });
     await worker.runUntil(async () => {
       await recordAutomations(env, taskQueue);

@@ -26,16 +26,26 @@ const takesAutomations = (s: PlatformTicketState) => !s.gone && !isDeleted(s) &&
 
 /**
  * Runs the rules that follow one originating change of `trigger` (`origin`: its step key,
- * or `created`; each rule's step key names both: numbered-step.ts automationKey). Call it
+ * or `created`; each rule's step key names both: numbered-step.ts automationKey);
+ * `firstRound`: the rules of round 1 when the change's own step matched them. Call it
  * while holding the ticket's change lock: its steps are numbered after the state's version.
  * Answers how many rules fired (their changes may have moved the SLA deadlines: the caller
  * re-reads them).
  */
-export async function runAutomations(input: PlatformTicketInput, state: PlatformTicketState, trigger: AutomationTrigger, origin: string): Promise<number> {
+export async function runAutomations(
+  input: PlatformTicketInput,
+  state: PlatformTicketState,
+  trigger: AutomationTrigger,
+  origin: string,
+  firstRound?: string[],
+): Promise<number> {
   if (!patched(AUTOMATIONS_PATCH)) return 0;
   const fired: string[] = [];
+  // round 1's rules, when the originating step's activity matched them (domain/platform/step-follow-ups.ts)
+  let matched = firstRound;
   for (let round: AutomationTrigger = trigger; takesAutomations(state); round = 'ticket.updated') {
-    const ids = await storage.matchPlatformAutomations({ ticketId: input.ticketId, trigger: round, exclude: fired });
+    const ids = matched ?? (await storage.matchPlatformAutomations({ ticketId: input.ticketId, trigger: round, exclude: fired }));
+    matched = undefined;
     const before = fired.length;
     for (const automationId of ids) {
       const change = { kind: 'automation' as const, automationId, trigger: round };

@@ -14,7 +14,7 @@ import type { WorkflowStartEntry } from '../start-entry';
 import type { AutomationMatchQuery } from '../../domain/platform/automation.rules';
 import type { PlatformSlaBreachRequest, PlatformTicketSla } from '../../domain/platform/sla.rules';
 
-export type { PlatformTicketChange, PlatformTicketFacts, PlatformTicketStep, PlatformTicketStepResult } from '../../domain/platform/ticket-step';
+export type { PlatformTicketChange, PlatformTicketFacts, PlatformTicketFollowUps, PlatformTicketStep, PlatformTicketStepResult } from '../../domain/platform/ticket-step';
 
 import { PLATFORM_QUEUE } from '../platform-token/contract';
 

@@ -9,12 +9,12 @@
 // The histories recorded before step keys hold no `taken` answer, so in them this is the
 // one activity call and the one check the code before made: they replay unchanged (no
 // patch marker). histories/platform-ticket-lost-task.json records the loop itself.
-import type { PlatformTicketChange } from './contract';
+import type { PlatformTicketChange, PlatformTicketFollowUps } from './contract';
 import { storage } from './platform-ticket-activities';
 import { takeResult, type PlatformTicketState } from './platform-ticket-state';
 
 /** How a step ended: stored (now, or already under its key), refused (what `refusal` said), or the row gone. */
-export type StepEnd<R> = { stored: true; asked: number } | { refused: R } | { gone: true };
+export type StepEnd<R> = { stored: true; asked: number; followUps?: PlatformTicketFollowUps } | { refused: R } | { gone: true };
 
 export interface KeyedStep<R> {
   ticketId: string;
@@ -44,7 +44,8 @@ export async function storeStep<R>(state: PlatformTicketState, s: KeyedStep<R>):
     const step = { ticketId: s.ticketId, version: asked, at: new Date().toISOString(), change: s.change, key: s.key };
     const result = await storage.applyPlatformTicketStep(refused ? { ...step, onlyIfStored: true } : step);
     if (!takeResult(state, result)) return { gone: true };
-    if (!('taken' in result)) return { stored: true, asked };
+    // what follows a patch or a reply, when the step's activity read it (domain/platform/step-follow-ups.ts)
+    if (!('taken' in result)) return 'followUps' in result && result.followUps ? { stored: true, asked, followUps: result.followUps } : { stored: true, asked };
     // taken: the row's facts are the state's now; asked again only if the check still takes it
     const still = s.refusal();
     if (still) return { refused: still };

@@ -69,8 +69,10 @@ export async function platformTicketWorkflow(input: PlatformTicketInput, carried
       const end = await storeStep(state, { ticketId: input.ticketId, key, change, refusal: refused, answersCaller: true });
       if ('gone' in end) throw gone();
       if ('refused' in end) throw end.refused;
-      await sla.afterStep(change);
-      if ((change.kind === 'patch' || change.kind === 'reply') && (await runAutomations(input, state, 'ticket.updated', key))) await sla.afterAutomations(); // automations.ts
+      // what follows the step, as its activity read it when it did (domain/platform/step-follow-ups.ts)
+      const { followUps } = end;
+      await sla.afterStep(change, followUps?.sla);
+      if ((change.kind === 'patch' || change.kind === 'reply') && (await runAutomations(input, state, 'ticket.updated', key, followUps?.automations))) await sla.afterAutomations(); // automations.ts
       return { ticketId: input.ticketId, version: state.version, status: state.status, changed: true };
     });
   const unchanged = (): PlatformTicketChangeReply => ({ ticketId: input.ticketId, version: state.version, status: state.status, changed: false });

@@ -49,11 +49,15 @@ export class SlaTimers {
     return this.sla && !this.state.gone ? nextSlaDeadline(this.facts(), this.dueMs()) : null;
   }
 
-  /** After a stored step, under the lock: a reply meets the first response; a priority change recomputes the deadlines. */
-  async afterStep(change: PlatformTicketChange): Promise<void> {
+  /**
+   * After a stored step, under the lock: a reply meets the first response; a priority change
+   * recomputes the deadlines, from `read` when the step's activity read them in its own
+   * transaction (domain/platform/step-follow-ups.ts), else by a read of its own.
+   */
+  async afterStep(change: PlatformTicketChange, read?: PlatformTicketSla | { gone: true }): Promise<void> {
     if (!this.sla || this.state.gone) return; // not watched (yet): the first read sees the row as it is then
     if (change.kind === 'reply') this.sla.firstResponded = true;
-    if (change.kind === 'patch' && change.priority !== undefined && change.priority !== this.sla.priority) await this.read();
+    if (change.kind === 'patch' && change.priority !== undefined && change.priority !== this.sla.priority) this.take(read ?? (await storage.readPlatformTicketSla(this.ticketId)));
   }
 
   /**
@@ -78,7 +82,10 @@ export class SlaTimers {
   }
 
   private async read(): Promise<void> {
-    const result = await storage.readPlatformTicketSla(this.ticketId);
+    this.take(await storage.readPlatformTicketSla(this.ticketId));
+  }
+
+  private take(result: PlatformTicketSla | { gone: true }): void {
     if ('gone' in result) this.state.gone = true;
     else this.sla = result;
   }
