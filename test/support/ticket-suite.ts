@@ -59,25 +59,7 @@ export function ticketSuite(taskQueue: string): TicketSuite {
   });
 
   async function openTicket(t: OpenTicket = {}): Promise<OpenedTicket> {
-    const { org, workspace } = await createTenant(db, t.settings ? { settings: t.settings } : {});
-    const player = await createPlayer(db, workspace.id);
-    const agent = await createAgent(db, workspace.id);
-    const input: CreateTicketInput = {
-      ticketId: newId('tkt'),
-      workspaceId: workspace.id,
-      organizationId: org.id,
-      playerRef: player.id,
-      playerId: player.playerId,
-      title: t.title ?? 'Game crashes on launch',
-      body: t.body ?? 'Since the last patch the game crashes to desktop.',
-      category: null,
-      priority: t.priority ?? 'medium',
-      source: 'api',
-      tags: [],
-      metadata: {},
-      createdAt: new Date(await env.currentTimeMs()).toISOString(),
-      searchAttributes: false,
-    };
+    const { input, player, agent } = await newTicketInput(db, env, t);
     const handle = await env.client.workflow.start(ticketWorkflow, { args: [input], workflowId: ticketWorkflowId(input.ticketId), taskQueue });
     assert.deepEqual(await handle.executeUpdate(createdUpdate), { ticketId: input.ticketId, version: 1 });
     return { handle, input, ticketId: input.ticketId, player, agent };
@@ -93,4 +75,33 @@ export function ticketSuite(taskQueue: string): TicketSuite {
     taskQueue,
     openTicket,
   };
+}
+
+/**
+ * A new tenant with a player and an agent, and the input of a ticket of that player as the
+ * API passes it to the workflow (created now in the test server's time; `stored`: the API
+ * stored the row first, as every create since the outbox does).
+ */
+export async function newTicketInput(db: Db, env: TestWorkflowEnvironment, t: OpenTicket & { stored?: true } = {}) {
+  const { org, workspace } = await createTenant(db, t.settings ? { settings: t.settings } : {});
+  const player = await createPlayer(db, workspace.id);
+  const agent = await createAgent(db, workspace.id);
+  const input: CreateTicketInput = {
+    ticketId: newId('tkt'),
+    workspaceId: workspace.id,
+    organizationId: org.id,
+    playerRef: player.id,
+    playerId: player.playerId,
+    title: t.title ?? 'Game crashes on launch',
+    body: t.body ?? 'Since the last patch the game crashes to desktop.',
+    category: null,
+    priority: t.priority ?? 'medium',
+    source: 'api',
+    tags: [],
+    metadata: {},
+    createdAt: new Date(await env.currentTimeMs()).toISOString(),
+    searchAttributes: false,
+    ...(t.stored ? { stored: true } : {}),
+  };
+  return { input, player, agent };
 }

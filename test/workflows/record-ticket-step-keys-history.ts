@@ -16,11 +16,10 @@ import { connectDb } from '../../db/db';
 import { storeNewTicket } from '../../domain/tickets/store-new-ticket';
 import { applyTicketChange } from '../../domain/tickets/apply-change';
 import { loadConfig } from '../../lib/config';
-import { newId } from '../../lib/ids';
-import { assignUpdate, patchUpdate, resolveUpdate, ticketWorkflowId, type CreateTicketInput } from '../../workflows/ticket/contract';
+import { assignUpdate, patchUpdate, resolveUpdate, ticketWorkflowId } from '../../workflows/ticket/contract';
 import { ticketWorkflow } from '../../workflows/ticket/ticket.workflow';
-import { createAgent, createPlayer, createTenant } from '../support/factories';
 import { ticketWorker, timeSkippingEnv } from '../support/temporal';
+import { newTicketInput } from '../support/ticket-suite';
 
 async function main() {
   const db = await connectDb(loadConfig().databaseUrl, 2);
@@ -28,27 +27,8 @@ async function main() {
   const taskQueue = 'record-ticket-step-keys';
   const worker = await ticketWorker({ connection: env.nativeConnection, taskQueue, db });
   const history = await worker.runUntil(async () => {
-    const { org, workspace } = await createTenant(db);
-    const player = await createPlayer(db, workspace.id);
-    const agent = await createAgent(db, workspace.id);
+    const { input, agent } = await newTicketInput(db, env, { title: 'Double charged', body: 'The shop took the payment twice', stored: true });
     const actor = { keyId: 'key_recorder' };
-    const input: CreateTicketInput = {
-      ticketId: newId('tkt'),
-      workspaceId: workspace.id,
-      organizationId: org.id,
-      playerRef: player.id,
-      playerId: player.playerId,
-      title: 'Double charged',
-      body: 'The shop took the payment twice',
-      category: null,
-      priority: 'medium',
-      source: 'api',
-      tags: [],
-      metadata: {},
-      createdAt: new Date(await env.currentTimeMs()).toISOString(),
-      searchAttributes: false,
-      stored: true,
-    };
     await db.transaction((m) => storeNewTicket(m, input));
     const handle = await env.client.workflow.start(ticketWorkflow, { taskQueue, workflowId: ticketWorkflowId(input.ticketId), args: [input] });
     const assign = { agentId: agent.id };

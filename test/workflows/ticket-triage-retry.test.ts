@@ -12,10 +12,9 @@ import { createTriager } from '../../activities/triage/triager';
 import { connectDb, type Db } from '../../db/db';
 import { findTicket } from '../../db/repositories/tickets';
 import { loadConfig } from '../../lib/config';
-import { newId } from '../../lib/ids';
-import { ticketWorkflowId, type CreateTicketInput } from '../../workflows/ticket/contract';
-import { createPlayer, createTenant } from '../support/factories';
+import { ticketWorkflowId } from '../../workflows/ticket/contract';
 import { ticketWorker, timeSkippingEnv } from '../support/temporal';
+import { newTicketInput } from '../support/ticket-suite';
 
 const TASK_QUEUE = 'ticket-triage-retry-test';
 let env: TestWorkflowEnvironment;
@@ -53,25 +52,7 @@ afterAll(async () => {
 });
 
 test('a ticket stored by the API is triaged even after ten failed attempts', async () => {
-  const { org, workspace } = await createTenant(db);
-  const player = await createPlayer(db, workspace.id);
-  const input: CreateTicketInput = {
-    ticketId: newId('tkt'),
-    workspaceId: workspace.id,
-    organizationId: org.id,
-    playerRef: player.id,
-    playerId: player.playerId,
-    title: 'Charged twice for gems',
-    body: 'My card was billed two times for the same pack.',
-    category: null,
-    priority: 'medium',
-    source: 'api',
-    tags: [],
-    metadata: {},
-    createdAt: new Date(await env.currentTimeMs()).toISOString(),
-    searchAttributes: false,
-    stored: true,
-  };
+  const { input } = await newTicketInput(db, env, { title: 'Charged twice for gems', body: 'My card was billed two times for the same pack.', stored: true });
   await db.transaction((m) => storeNewTicket(m, input)); // what the API's create transaction does
   failuresLeft = 10;
   const handle = await env.client.workflow.start('ticketWorkflow', {
