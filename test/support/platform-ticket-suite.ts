@@ -2,7 +2,8 @@
 // of the platform queue with the workflow's real activities over the test database (some
 // replaced by a test's own), a tenant, and `ticket()`, which stores a ticket as the API
 // writes it and starts its workflow run. Registers its own beforeAll/afterAll.
-import type { WorkflowHandle } from '@temporalio/client';
+import assert from 'node:assert/strict';
+import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { connectDb, type Db } from '../../db/db';
@@ -42,6 +43,17 @@ export interface PlatformTicketSuite {
   readonly tenant: PlatformTenant;
   readonly taskQueue: string;
   ticket(t?: SuiteTicket): Promise<StartedTicket>;
+}
+
+/** The refusal code an Update's failure carries (the API's error code), or 'accepted' when it went through. */
+export async function refusalCode(p: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await p;
+  } catch (err) {
+    assert.ok(err instanceof WorkflowUpdateFailedError, String(err));
+    return (err.cause as { type?: string }).type;
+  }
+  return 'accepted';
 }
 
 /** The caller the API would pass for the tenant's admin. */

@@ -7,6 +7,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Worker } from '@temporalio/worker';
 import { connectDb, type Db } from '../../db/db';
+import type { Triager } from '../../domain/tickets/types';
 import { loadConfig } from '../../lib/config';
 import { newId } from '../../lib/ids';
 import { createdUpdate, ticketWorkflowId, type CreateTicketInput } from '../../workflows/ticket/contract';
@@ -38,7 +39,8 @@ export interface TicketSuite {
   openTicket(t?: OpenTicket): Promise<OpenedTicket>;
 }
 
-export function ticketSuite(taskQueue: string): TicketSuite {
+/** `opts.triager`: the worker's triage model instead of the local one (a test's stand-in). */
+export function ticketSuite(taskQueue: string, opts: { triager?: Triager } = {}): TicketSuite {
   let env: TestWorkflowEnvironment;
   let db: Db;
   let worker: Worker;
@@ -47,7 +49,7 @@ export function ticketSuite(taskQueue: string): TicketSuite {
   beforeAll(async () => {
     db = await connectDb(loadConfig().databaseUrl, 5);
     env = await timeSkippingEnv();
-    worker = await ticketWorker({ connection: env.nativeConnection, taskQueue, db });
+    worker = await ticketWorker({ connection: env.nativeConnection, taskQueue, db, triager: opts.triager });
     running = worker.run();
   });
 

@@ -7,11 +7,10 @@
 // id, is answered as stored: applied and recorded once. On the time-skipping server with
 // the real activities over the test database.
 import assert from 'node:assert/strict';
-import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { findPlatformTicket } from '../../db/repositories/platform-tickets';
 import { applyPlatformTicketChange } from '../../domain/platform/apply-ticket-change';
 import { deleteTicketUpdate, patchTicketUpdate, platformTicketStateQuery, type PlatformTicketChange } from '../../workflows/platform-ticket/contract';
-import { platformTicketSuite, type StartedTicket } from '../support/platform-ticket-suite';
+import { platformTicketSuite, refusalCode, type StartedTicket } from '../support/platform-ticket-suite';
 
 const suite = platformTicketSuite('platform-ticket-step-keys-test', { tenantName: 'Step keys' });
 
@@ -34,15 +33,6 @@ async function events(id: string): Promise<string[]> {
 }
 const log = async (id: string) =>
   (await suite.db.query(`SELECT version, step_key FROM platform_ticket_steps WHERE ticket_id = $1 ORDER BY version`, [id])).rows.map((r) => `${r.version} ${r.step_key}`);
-const refusalCode = async (p: Promise<unknown>) => {
-  try {
-    await p;
-  } catch (err) {
-    assert.ok(err instanceof WorkflowUpdateFailedError, String(err));
-    return (err.cause as { type?: string }).type;
-  }
-  return 'stored';
-};
 
 test('B meets the lost step A: stored as the step after it with its own effect; A sent again is answered as stored, applied once', async () => {
   const t = await ticket();

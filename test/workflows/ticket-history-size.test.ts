@@ -9,8 +9,8 @@ import { loadConfig } from '../../lib/config';
 import { newId } from '../../lib/ids';
 import { assignUpdate, createdUpdate, messageUpdate, patchUpdate, resolveUpdate, ticketWorkflowId } from '../../workflows/ticket/contract';
 import { ticketWorkflow } from '../../workflows/ticket/ticket.workflow';
-import { createAgent, createPlayer, createTenant } from '../support/factories';
 import { ticketWorker, timeSkippingEnv } from '../support/temporal';
+import { newTicketInput } from '../support/ticket-suite';
 
 let env: TestWorkflowEnvironment;
 let db: Db;
@@ -36,36 +36,13 @@ function payloadsContaining(historyJson: string, needle: string): number {
 it('a lifecycle with a 100 k-character body carries the body once', async () => {
   const taskQueue = `history-size-${newId('req')}`;
   const worker = await ticketWorker({ connection: env.nativeConnection, taskQueue, db });
-  const { org, workspace } = await createTenant(db);
-  const player = await createPlayer(db, workspace.id);
-  const agent = await createAgent(db, workspace.id);
   const marker = `marker-${newId('req')}`;
   const body = `${marker} ${'x'.repeat(100_000 - marker.length - 1)}`;
+  const { input, agent } = await newTicketInput(db, env, { title: 'A very long report', body });
   const actor = { keyId: 'key_size_test' };
-  const ticketId = newId('tkt');
+  const ticketId = input.ticketId;
   const json = await worker.runUntil(async () => {
-    const handle = await env.client.workflow.start(ticketWorkflow, {
-      taskQueue,
-      workflowId: ticketWorkflowId(ticketId),
-      args: [
-        {
-          ticketId,
-          workspaceId: workspace.id,
-          organizationId: org.id,
-          playerRef: player.id,
-          playerId: player.playerId,
-          title: 'A very long report',
-          body,
-          category: null,
-          priority: 'medium',
-          source: 'api',
-          tags: [],
-          metadata: {},
-          createdAt: new Date(await env.currentTimeMs()).toISOString(),
-          searchAttributes: false,
-        },
-      ],
-    });
+    const handle = await env.client.workflow.start(ticketWorkflow, { taskQueue, workflowId: ticketWorkflowId(ticketId), args: [input] });
     assert.deepEqual(await handle.executeUpdate(createdUpdate), { ticketId, version: 1 });
     await handle.executeUpdate(assignUpdate, { args: [{ agentId: agent.id }, actor] });
     const reply = await handle.executeUpdate(messageUpdate, {

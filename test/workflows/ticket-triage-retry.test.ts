@@ -4,23 +4,14 @@
 // sessions commit with synchronous_commit = on, so a triage the activity reported done
 // survives a crash of PostgreSQL; db/data-source.ts.)
 import assert from 'node:assert/strict';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { Worker } from '@temporalio/worker';
 import { storeNewTicket } from '../../domain/tickets/store-new-ticket';
 import type { Triager } from '../../domain/tickets/types';
 import { createTriager } from '../../activities/triage/triager';
-import { connectDb, type Db } from '../../db/db';
 import { findTicket } from '../../db/repositories/tickets';
-import { loadConfig } from '../../lib/config';
 import { ticketWorkflowId } from '../../workflows/ticket/contract';
-import { ticketWorker, timeSkippingEnv } from '../support/temporal';
-import { newTicketInput } from '../support/ticket-suite';
+import { newTicketInput, ticketSuite } from '../support/ticket-suite';
 
 const TASK_QUEUE = 'ticket-triage-retry-test';
-let env: TestWorkflowEnvironment;
-let worker: Worker;
-let db: Db;
-let running: Promise<void>;
 let failuresLeft = 0;
 let calls = 0;
 
@@ -37,34 +28,22 @@ const flaky: Triager = {
   },
 };
 
-beforeAll(async () => {
-  db = await connectDb(loadConfig().databaseUrl, 5);
-  env = await timeSkippingEnv();
-  worker = await ticketWorker({ connection: env.nativeConnection, taskQueue: TASK_QUEUE, db, triager: flaky });
-  running = worker.run();
-});
-
-afterAll(async () => {
-  worker?.shutdown();
-  await running;
-  await env?.teardown();
-  await db?.close();
-});
+const suite = ticketSuite(TASK_QUEUE, { triager: flaky });
 
 test('a ticket stored by the API is triaged even after ten failed attempts', async () => {
-  const { input } = await newTicketInput(db, env, { title: 'Charged twice for gems', body: 'My card was billed two times for the same pack.', stored: true });
-  await db.transaction((m) => storeNewTicket(m, input)); // what the API's create transaction does
+  const { input } = await newTicketInput(suite.db, suite.env, { title: 'Charged twice for gems', body: 'My card was billed two times for the same pack.', stored: true });
+  await suite.db.transaction((m) => storeNewTicket(m, input)); // what the API's create transaction does
   failuresLeft = 10;
-  const handle = await env.client.workflow.start('ticketWorkflow', {
+  const handle = await suite.env.client.workflow.start('ticketWorkflow', {
     taskQueue: TASK_QUEUE,
     workflowId: ticketWorkflowId(input.ticketId),
     args: [input],
   });
   // time-skipping: the retries' backoff passes at once; wait for triage to land
-  for (let i = 0; i < 300 && !(await findTicket(db, input.ticketId))!.aiTriaged; i++) {
-    await env.sleep('1 minute');
+  for (let i = 0; i < 300 && !(await findTicket(suite.db, input.ticketId))!.aiTriaged; i++) {
+    await suite.env.sleep('1 minute');
   }
-  const row = (await findTicket(db, input.ticketId))!;
+  const row = (await findTicket(suite.db, input.ticketId))!;
   assert.equal(row.aiTriaged, true);
   assert.equal(calls, 11);
   await handle.terminate('test done');
