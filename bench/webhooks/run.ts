@@ -30,12 +30,11 @@ import { Rng, seedTenant } from '../seed';
 import { breakdown } from './breakdown';
 import { cpuBetween, snapshot, waitForQuiet, type CpuUse, type Groups } from '../lib/cpu';
 import { countReceived, runPhase, type PhaseResult } from './phase';
-import type { Call, EventSource } from './source';
-import { runPlatformSource } from './platform-source';
+import type { Call } from './source';
 import { startReceiver } from './receiver';
 import { accessToken, endpointSecret, platformTenantWithEndpoints, registerEndpoints, runPostPeer } from './setup';
 import { checkTargets, toMarkdown, type WebhookResults } from './report';
-import { platformAimMet } from './platform-report';
+import { runPlatformPhase } from './platform-phase';
 import { assertPortsFree, prepareDatabase, startApps, startTemporal, waitForApps, waitForTemporal, WH_PORTS, whUrls, workerCount } from './stack';
 import { peerOnce, runTemporalPeer } from './temporal-peer';
 import { scrape, summarize, type TemporalPhaseMetrics } from './temporal-metrics';
@@ -216,31 +215,24 @@ async function main(): Promise<number> {
         results.breakdown = await breakdown(pool, client, prefix, value.calls, receiver, CONFIG.historySample);
       });
 
-      if (platform) await step(`platform run: ${CONFIG.platformRate} events/s for ${CONFIG.platformSec} s`, async () => {
-        const source: EventSource = (o) => runPlatformSource({ ...o, channelId: platform.channelIds.api });
-        const pbase = { ...base, token: platform.adminToken, workspaceId: platform.workspaceId, source };
-        // its own warm-up, unrecorded: the platform routes, the platform worker's first workflows and updates
-        const w = await runPhase({ ...pbase, name: 'platform warm-up', prefix: `pwarm-${runId}`, rate: 20, durationSec: quick ? 2 : 4 }, receiver);
-        log(`platform warm-up: ${w.result.received}/${w.result.expected} delivered, p50 ${w.result.latency.p50.toFixed(0)} ms`);
-        if (w.result.received === 0) throw new Error('no platform delivery reached the receiver during its warm-up');
-        const prefix = `platform-${runId}`;
-        const { value, cpu, temporal: tm } = await measureCpu(() => runPhase({ ...pbase, name: 'platform', prefix, rate: CONFIG.platformRate, durationSec: CONFIG.platformSec }, receiver));
-        log(`platform ${phaseLine(value.result)}; from the change (event time) p50 ${value.result.sinceChange.p50.toFixed(0)} p99 ${value.result.sinceChange.p99.toFixed(0)} ms`);
-        results.platform = { ...value.result, cpu, temporal: tm };
-        phaseCalls.set('platform', value.calls);
-        if (!platformAimMet(value.result)) {
-          // how far this machine carries the platform path: down until a rate meets the aim
-          results.platformSteps = [];
-          for (const rate of CONFIG.platformStepsDown.filter((x) => x < CONFIG.platformRate)) {
-            const stepped = await measureCpu(() => runPhase({ ...pbase, name: `platform ${rate}`, prefix: `pstep${rate}-${runId}`, rate, durationSec: CONFIG.stepSec }, receiver));
-            results.platformSteps.push({ ...stepped.value.result, cpu: stepped.cpu, temporal: stepped.temporal });
-            phaseCalls.set(`platform ${rate}`, stepped.value.calls);
-            log(`platform step ${phaseLine(stepped.value.result)}; from the change p99 ${stepped.value.result.sinceChange.p99.toFixed(0)} ms`);
+      if (platform) await step(`platform run: ${CONFIG.platformRate} events/s for ${CONFIG.platformSec} s`, () =>
+        runPlatformPhase({
+          base,
+          platform,
+          receiver,
+          runId,
+          log,
+          phaseLine,
+          config: { ...CONFIG, warmSec: quick ? 2 : 4 },
+          measure: (fn) => measureCpu(fn),
+          onResult(name, measured, calls, isStep) {
+            if (isStep) (results.platformSteps ??= []).push(measured);
+            else results.platform = measured;
+            phaseCalls.set(name, calls);
             write();
-            if (platformAimMet(stepped.value.result)) break;
-          }
-        }
-      });
+          },
+        }),
+      );
 
       if (runs('post')) await step('signed-POST peer', async () => {
         const secret = await endpointSecret(receiver);
