@@ -10,6 +10,7 @@ import { platformTicketWorkflowId } from '../../workflows/platform-ticket/contra
 import { platformTokenExpiryWorkflowId } from '../../workflows/platform-token/contract';
 import type { PlatformWorkspaceActivities } from '../../workflows/platform-workspace/contract';
 import { withDomainFailures } from '../failures';
+import { mapLimited } from '../../lib/map-limited';
 
 /** Cancels at most this many ticket workflows at once. */
 const CANCELS_IN_FLIGHT = 16;
@@ -29,18 +30,13 @@ export function createPlatformWorkspaceActivities({ db, client }: { db: Db; clie
     if (!ws || ws.status !== 'pending_deletion' || ws.deletionRequestedAt === null) return;
     if (new Date(ws.deletionRequestedAt).getTime() !== requestedAt.getTime()) return;
     const ids = await listRunningPlatformTicketIds(db, workspaceId);
-    let next = 0;
-    const lane = async () => {
-      while (next < ids.length) {
-        const id = ids[next++];
-        try {
-          await client.workflow.getHandle(platformTicketWorkflowId(id)).cancel();
-        } catch (err) {
-          if (!(err instanceof WorkflowNotFoundError)) throw err; // ended, or never started
-        }
+    await mapLimited(ids, CANCELS_IN_FLIGHT, async (id) => {
+      try {
+        await client.workflow.getHandle(platformTicketWorkflowId(id)).cancel();
+      } catch (err) {
+        if (!(err instanceof WorkflowNotFoundError)) throw err; // ended, or never started
       }
-    };
-    await Promise.all(Array.from({ length: Math.min(CANCELS_IN_FLIGHT, ids.length) }, lane));
+    });
   }
 
   return withDomainFailures<PlatformWorkspaceActivities>({

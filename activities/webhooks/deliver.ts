@@ -6,6 +6,7 @@ import type { DeliveryResult, WebhookActivities } from '../../workflows/webhook-
 import { classifyOutcome, RECEIVER_TIMEOUT_MS, ROUND_CONCURRENCY } from '../../domain/webhooks/retry.rules';
 import type { AttemptResult } from '../../domain/webhooks/types';
 import { withDomainFailures } from '../failures';
+import { mapLimited } from '../../lib/map-limited';
 import { postOnce } from './post';
 import { safeAgentFor } from '../../lib/webhooks/safe-agent';
 import { decryptSecret, SecretBoxError } from '../../lib/crypto/secret-box';
@@ -33,59 +34,59 @@ export interface WebhookActivityDeps {
 export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActivities {
   const timeoutMs = deps.receiverTimeoutMs ?? RECEIVER_TIMEOUT_MS;
   const attemptDelivery: WebhookActivities['attemptDelivery'] = async ({ deliveryId, attempt, scheduledAt, last }) => {
-      const d = await deliveryToAttempt(deps.db, deliveryId, attempt);
-      if (!d) return 'skipped'; // purged from the log (a redelivery older than 7 days): nothing to send
-      /** whether `outcome` ends the delivery, so the row gets its final status */
-      const ends = (outcome: DeliveryResult) => outcome !== 'failed' || last;
+    const d = await deliveryToAttempt(deps.db, deliveryId, attempt);
+    if (!d) return 'skipped'; // purged from the log (a redelivery older than 7 days): nothing to send
+    /** whether `outcome` ends the delivery, so the row gets its final status */
+    const ends = (outcome: DeliveryResult) => outcome !== 'failed' || last;
 
-      // This attempt already happened and is recorded: the worker died before the workflow
-      // task reported it (a local activity's result is durable only then, and a slower
-      // delivery in the same batch can hold that task open for seconds). The recorded
-      // outcome is the answer; only an attempt whose POST was not yet recorded is repeated.
-      if (d.recorded_at) {
-        const outcome: DeliveryResult = d.recorded_error === null ? 'succeeded' : 'failed';
-        await settleDelivery(deps.db, deliveryId, { attempts: attempt, ends: ends(outcome), outcome });
-        return outcome;
-      }
-      if (d.deleted_at || !d.active || d.withheld) {
-        // paused, deleted, or a real event to an endpoint in test mode: nothing more is sent
-        await settleDelivery(deps.db, deliveryId, { attempts: 0, ends: true, outcome: 'skipped' });
-        return 'skipped';
-      }
-      const startedAt = new Date();
-      const secret = openSecret(deps.secretKey, d.secret_box, d.endpoint_id);
-      const previousSecret = previousSecretOf(deps, d);
-      // An unreadable secret (WEBHOOK_SECRET_KEY changed) fails the attempt without sending:
-      // retrying the activity could not help, and an unsigned POST must never go out.
-      const result: AttemptResult =
-        secret === null
-          ? { error: 'the endpoint secret cannot be decrypted with the configured WEBHOOK_SECRET_KEY; nothing was sent' }
-          : await postOnce(
-              d.url,
-              d.body,
-              deliveryHeaders(
-                { id: deliveryId, timestampSeconds: Math.floor(startedAt.getTime() / 1000), body: d.body, secret, previousSecret },
-                webhookApi(d.api, deps.apis).signatures,
-              ),
-              safeAgentFor(d.url, deps.agents),
-              timeoutMs,
-            );
-      const classified = classifyOutcome(result);
-      const outcome: DeliveryResult = classified.ok ? 'succeeded' : 'failed';
-      // The attempt and the row in one statement. A retry that gets here found no attempt
-      // row: the POST above is this attempt's only record.
-      await recordAttempt(deps.db, {
-        deliveryId,
-        attempt,
-        ends: ends(outcome),
-        outcome,
-        scheduledAt,
-        startedAt,
-        statusCode: result.status ?? null,
-        latencyMs: Date.now() - startedAt.getTime(),
-        error: classified.ok ? null : classified.detail,
-      });
+    // This attempt already happened and is recorded: the worker died before the workflow
+    // task reported it (a local activity's result is durable only then, and a slower
+    // delivery in the same batch can hold that task open for seconds). The recorded
+    // outcome is the answer; only an attempt whose POST was not yet recorded is repeated.
+    if (d.recorded_at) {
+      const outcome: DeliveryResult = d.recorded_error === null ? 'succeeded' : 'failed';
+      await settleDelivery(deps.db, deliveryId, { attempts: attempt, ends: ends(outcome), outcome });
       return outcome;
+    }
+    if (d.deleted_at || !d.active || d.withheld) {
+      // paused, deleted, or a real event to an endpoint in test mode: nothing more is sent
+      await settleDelivery(deps.db, deliveryId, { attempts: 0, ends: true, outcome: 'skipped' });
+      return 'skipped';
+    }
+    const startedAt = new Date();
+    const secret = openSecret(deps.secretKey, d.secret_box, d.endpoint_id);
+    const previousSecret = previousSecretOf(deps, d);
+    // An unreadable secret (WEBHOOK_SECRET_KEY changed) fails the attempt without sending:
+    // retrying the activity could not help, and an unsigned POST must never go out.
+    const result: AttemptResult =
+      secret === null
+        ? { error: 'the endpoint secret cannot be decrypted with the configured WEBHOOK_SECRET_KEY; nothing was sent' }
+        : await postOnce(
+            d.url,
+            d.body,
+            deliveryHeaders(
+              { id: deliveryId, timestampSeconds: Math.floor(startedAt.getTime() / 1000), body: d.body, secret, previousSecret },
+              webhookApi(d.api, deps.apis).signatures,
+            ),
+            safeAgentFor(d.url, deps.agents),
+            timeoutMs,
+          );
+    const classified = classifyOutcome(result);
+    const outcome: DeliveryResult = classified.ok ? 'succeeded' : 'failed';
+    // The attempt and the row in one statement. A retry that gets here found no attempt
+    // row: the POST above is this attempt's only record.
+    await recordAttempt(deps.db, {
+      deliveryId,
+      attempt,
+      ends: ends(outcome),
+      outcome,
+      scheduledAt,
+      startedAt,
+      statusCode: result.status ?? null,
+      latencyMs: Date.now() - startedAt.getTime(),
+      error: classified.ok ? null : classified.detail,
+    });
+    return outcome;
   };
   return withDomainFailures<WebhookActivities>({
     attemptDelivery,
@@ -93,28 +94,17 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
     // runs to its end before a failure of ours is thrown: those recorded are answered from
     // their record when the activity is retried (docs/webhooks.md, "Workflow shape").
     async attemptDeliveries({ deliveryIds, attempt, scheduledAt, last }) {
-      const settled = await mapSettled(deliveryIds, ROUND_CONCURRENCY, (deliveryId) => attemptDelivery({ deliveryId, attempt, scheduledAt, last }));
+      const settled = await mapLimited(deliveryIds, ROUND_CONCURRENCY, (deliveryId) =>
+        attemptDelivery({ deliveryId, attempt, scheduledAt, last }).then(
+          (value): PromiseSettledResult<DeliveryResult> => ({ status: 'fulfilled', value }),
+          (reason): PromiseSettledResult<DeliveryResult> => ({ status: 'rejected', reason }),
+        ),
+      );
       const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (failed) throw failed.reason;
       return settled.map((r) => (r as PromiseFulfilledResult<DeliveryResult>).value);
     },
   });
-}
-
-/** `fn` over `items`, at most `limit` at once, every result settled, in the items' order. */
-async function mapSettled<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<PromiseSettledResult<R>[]> {
-  const out: PromiseSettledResult<R>[] = new Array(items.length);
-  let next = 0;
-  const lane = async () => {
-    for (let i = next++; i < items.length; i = next++) {
-      out[i] = await fn(items[i]).then(
-        (value): PromiseFulfilledResult<R> => ({ status: 'fulfilled', value }),
-        (reason): PromiseRejectedResult => ({ status: 'rejected', reason }),
-      );
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-  return out;
 }
 
 /**

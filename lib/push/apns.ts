@@ -8,6 +8,7 @@ import type { KeyObject } from 'node:crypto';
 import { parseApnsKey } from './credentials';
 import { signJwt } from './jwt';
 import { PAYLOAD_KEYS, type PushMessage, type PushOutcome, type PushTransport } from './message';
+import { mapLimited } from '../map-limited';
 
 export interface ApnsTransportOptions {
   keyId: string;
@@ -111,16 +112,7 @@ export function createApnsTransport(opts: ApnsTransportOptions): PushTransport {
     maxBatch: APNS_MAX_BATCH,
     async send(messages) {
       if (closed) throw new Error('APNs transport is closed');
-      const out: PushOutcome[] = new Array(messages.length);
-      let next = 0;
-      const lane = async () => {
-        while (next < messages.length) {
-          const i = next++;
-          out[i] = await sendOne(messages[i]);
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(concurrency, messages.length) }, lane));
-      return out;
+      return mapLimited(messages, concurrency, sendOne);
     },
     async close() {
       closed = true;
