@@ -31,17 +31,24 @@ afterAll(async () => {
 const riskEvents = async (ticketId: string) =>
   (await api.deps.db.query(`SELECT id, api, data FROM events WHERE subject_id = $1 AND type = 'risk_signal.triggered' ORDER BY occurred_at, id`, [ticketId])).rows;
 
-/** How many assessments of the ticket's workflow have completed (its history: activity results, never the text). */
+/**
+ * How many assessments of the ticket's workflow have completed (its history: results, never
+ * the text): local-activity markers when the API started it with `riskInTask` (no LLM endpoint
+ * configured, as here), completed activity tasks otherwise (workflows/platform-ticket/risk.ts).
+ */
 async function assessmentsDone(ticketId: string): Promise<number> {
   const history = await api.deps.temporal.workflow.getHandle(platformTicketWorkflowId(ticketId)).fetchHistory().catch(() => null);
   const events = history?.events ?? [];
-  const scheduled = new Map<string, string>();
+  const scheduled = new Set<string>();
   let done = 0;
   for (const e of events) {
     const s = e.activityTaskScheduledEventAttributes;
-    if (s?.activityType?.name === 'assessPlatformRisk') scheduled.set(String(e.eventId), 'risk');
+    if (s?.activityType?.name === 'assessPlatformRisk') scheduled.add(String(e.eventId));
     const c = e.activityTaskCompletedEventAttributes;
     if (c && scheduled.has(String(c.scheduledEventId))) done++;
+    const marker = e.markerRecordedEventAttributes;
+    const data = marker?.markerName === 'core_local_activity' ? marker.details?.data?.payloads?.[0]?.data : undefined;
+    if (data && JSON.parse(Buffer.from(data).toString('utf8')).activity_type === 'assessPlatformRisk') done++;
   }
   return done;
 }

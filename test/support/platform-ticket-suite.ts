@@ -28,6 +28,8 @@ export interface SuiteTicket {
   assigneeId?: string | null;
   /** default: test */
   environment?: PlatformEnvironment;
+  /** the start input's riskInTask (default: absent, the assessments as activities) */
+  riskInTask?: boolean;
 }
 
 export interface StartedTicket {
@@ -102,7 +104,7 @@ export function platformTicketSuite(taskQueue: string, opts: { tenantName: strin
     const handle = await env.client.workflow.start(PLATFORM_TICKET_WORKFLOW_TYPE, {
       taskQueue,
       workflowId: platformTicketWorkflowId(ticketId),
-      args: [{ ticketId, workspaceId: owner.workspaceId, assigneeId }],
+      args: [{ ticketId, workspaceId: owner.workspaceId, assigneeId, ...(t.riskInTask ? { riskInTask: true } : {}) }],
     });
     return { ticketId, handle, createdAt };
   }

@@ -3,7 +3,8 @@
 // assessed once at the start of its first run, each published reply after its step; the
 // assessment does not hold the ticket's changes (a patch and a reply complete while it is
 // stuck), a failed attempt is retried by the activity policy and the signal recorded once; the
-// run ends only once its assessments have settled.
+// run ends only once its assessments have settled. Started with `riskInTask`, the same
+// assessments run as local activities inside the workflow tasks: no activity task.
 import assert from 'node:assert/strict';
 import { createPlatformRiskActivities } from '../../activities/platform/risk';
 import { draftPlatformReply } from '../../domain/platform/reply-draft';
@@ -34,7 +35,7 @@ const suite = platformTicketSuite('platform-ticket-risk-test', {
     };
   },
 });
-const ticket = (subject: string, body: string) => suite.ticket({ subject, body });
+const ticket = (subject: string, body: string, riskInTask?: boolean) => suite.ticket({ subject, body, riskInTask });
 
 const signals = async (ticketId: string) =>
   (await suite.db.query(`SELECT data FROM events WHERE subject_id = $1 AND type = 'risk_signal.triggered' ORDER BY occurred_at, id`, [ticketId])).rows.map(
@@ -75,4 +76,21 @@ test('a stuck assessment holds no change, a failed attempt is retried and record
   assert.equal(await t.handle.result(), 'closed');
   assert.deepEqual(await signals(t.ticketId), [['ticket', 'account_compromise', null]]);
   assert.equal(calls.filter((c) => c.ticketId === t.ticketId && c.replyId === null).length, 2, 'the failed attempt and its retry');
+});
+
+test('riskInTask: the same signals from local activities (a failed attempt retried), no activity task in the history', async () => {
+  const t = await ticket('Chargeback', 'I will file a chargeback with my bank and my lawyer will sue you unless you refund me now.', true);
+  failFirst.add(t.ticketId);
+  await eventually(async () => (await signals(t.ticketId)).length === 1, { what: 'the ticket signal' });
+  const risky = await draftPlatformReply(suite.db, t.ticketId, suite.tenant.agentUserId, 'I will find where you live and hurt you, you worthless idiots.');
+  await t.handle.executeUpdate(replyTicketUpdate, { args: [{ replyId: risky }] });
+  await t.handle.executeUpdate(patchTicketUpdate, { args: [{ status: 'closed' }] });
+  assert.equal(await t.handle.result(), 'closed');
+  assert.deepEqual(await signals(t.ticketId), [['ticket', 'legal_threat', null], ['reply', 'abuse', risky]]);
+  assert.equal(calls.filter((c) => c.ticketId === t.ticketId && c.replyId === null).length, 2, 'the failed attempt and its retry');
+
+  const events = (await t.handle.fetchHistory()).events ?? [];
+  assert.equal(events.filter((e) => e.activityTaskScheduledEventAttributes).length, 0, 'no activity task');
+  const markers = events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity');
+  assert.ok(markers.length >= 4, `the assessments' and steps' local-activity markers (${markers.length})`);
 });

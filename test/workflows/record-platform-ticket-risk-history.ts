@@ -6,7 +6,10 @@
 // the real ones run in platform-ticket-risk.test.ts). Kept apart from
 // record-platform-ticket-history.ts so that re-recording this one leaves the older histories
 // (recorded before the patch, still replayed) as they are:
-//   npx tsx test/workflows/record-platform-ticket-risk-history.ts
+//   npx tsx test/workflows/record-platform-ticket-risk-history.ts          # platform-ticket-risk.json
+//   npx tsx test/workflows/record-platform-ticket-risk-history.ts in-task  # platform-ticket-risk-in-task.json
+// The second is the same run started with `riskInTask` (the API's input when no LLM endpoint
+// is configured): its assessments are local activities, markers inside the workflow tasks.
 //
 // Beside it, histories/platform-ticket-risk-upgrade.json is the deploy of the patch in the
 // middle of a run: started and patched (pending) by a worker of the code before it (the
@@ -51,6 +54,7 @@ function fakeActivities(): PlatformTicketActivities & PlatformRiskActivities {
 }
 
 async function main() {
+  const inTask = process.argv[2] === 'in-task';
   const env = await timeSkippingEnv();
   const taskQueue = `record-${PLATFORM_QUEUE}`;
   try {
@@ -60,13 +64,13 @@ async function main() {
       const handle = await env.client.workflow.start(PLATFORM_TICKET_WORKFLOW_TYPE, {
         taskQueue,
         workflowId: platformTicketWorkflowId(ticketId),
-        args: [{ ticketId, workspaceId: 'ws_01recordedrecordedrecorde', assigneeId: null }],
+        args: [{ ticketId, workspaceId: 'ws_01recordedrecordedrecorde', assigneeId: null, ...(inTask ? { riskInTask: true } : {}) }],
       });
       await handle.executeUpdate(replyTicketUpdate, { args: [{ replyId: 'rpl_01recordedriskreply00001' }] });
       await handle.executeUpdate(replyTicketUpdate, { args: [{ replyId: 'rpl_01recordedriskreply00002' }] });
       await handle.executeUpdate(patchTicketUpdate, { args: [{ status: 'closed' }] });
-      console.log('risk', await handle.result());
-      writeHistory('platform-ticket-risk', await handle.fetchHistory());
+      console.log('risk', inTask ? 'in-task' : '', await handle.result());
+      writeHistory(inTask ? 'platform-ticket-risk-in-task' : 'platform-ticket-risk', await handle.fetchHistory());
     });
   } finally {
     await env.teardown();

@@ -45,6 +45,11 @@ export interface PlatformTicketInput {
   workspaceId: string;
   /** the assignee the ticket was created with */
   assigneeId: string | null;
+  /**
+   * Risk assessments run as local activities inside the workflow task (risk.ts): the API sets
+   * it when no LLM endpoint is configured (riskInTaskOf). Absent in runs started before it.
+   */
+  riskInTask?: boolean;
 }
 
 /**

@@ -78,7 +78,7 @@ export async function platformTicketWorkflow(input: PlatformTicketInput, carried
   const unchanged = (): PlatformTicketChangeReply => ({ ticketId: input.ticketId, version: state.version, status: state.status, changed: false });
 
   // risk signals (./risk.ts): the created ticket once, at its first run's start; each reply once published
-  const risk = riskWatch(input.ticketId);
+  const risk = riskWatch(input.ticketId, input.riskInTask);
   if (!carried) risk.assessTicket();
 
   // ── what each state accepts ──

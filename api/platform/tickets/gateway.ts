@@ -30,7 +30,7 @@ export async function createTicket(deps: AppDeps, caller: PlatformCaller, input:
   return deps.db.transaction(async (m) => {
     if (idem && !(await bindIdempotencyResource(m, idem.scope, idem.key, idem.token, input.ticketId))) throw platformIdempotencyInProgress();
     const ticket = await createPlatformTicket(m, caller, input);
-    await enqueueWorkflowStart(m, platformTicketWorkflowStart({ ticketId: ticket.id, workspaceId: ticket.workspaceId, assigneeId: ticket.assigneeId }));
+    await enqueueWorkflowStart(m, platformTicketWorkflowStart(inputOf(deps, ticket)));
     return ticket;
   });
 }
@@ -59,7 +59,7 @@ export function changeTicket<Args extends unknown[]>(
       const row = await findPlatformTicket(deps.db, ticketId);
       if (!row) throw platformNotFound('ticket', ticketId);
       if (kind === 'delete' && row.status === 'closed' && !row.deletedAt) {
-        return restart({ workflowType: PLATFORM_TICKET_WORKFLOW_TYPE, taskQueue: PLATFORM_QUEUE, args: [inputOf(row), carriedOf(row)] });
+        return restart({ workflowType: PLATFORM_TICKET_WORKFLOW_TYPE, taskQueue: PLATFORM_QUEUE, args: [inputOf(deps, row), carriedOf(row)] });
       }
       const refusal = checkPlatformTicketChange(ticketId, standingOf(row), kind, nowOf(deps).getTime(), requested);
       if (refusal) throw refusal;
@@ -76,7 +76,17 @@ export const standingOf = (row: PlatformTicketRecord) => ({
   deleted: row.deletedAt !== null,
 });
 
-const inputOf = (row: PlatformTicketRecord): PlatformTicketInput => ({ ticketId: row.id, workspaceId: row.workspaceId, assigneeId: row.assigneeId });
+/**
+ * The workflow's start input: ids, and where its risk assessments run. Inside the workflow
+ * task when only the in-process model answers (a few milliseconds); as activities when an
+ * LLM endpoint is configured, which takes seconds (workflows/platform-ticket/risk.ts).
+ */
+const inputOf = (deps: AppDeps, row: PlatformTicketRecord): PlatformTicketInput => ({
+  ticketId: row.id,
+  workspaceId: row.workspaceId,
+  assigneeId: row.assigneeId,
+  riskInTask: !deps.config.triageOpenAi,
+});
 
 const carriedOf = (row: PlatformTicketRecord): PlatformTicketCarried => ({
   status: row.status,
