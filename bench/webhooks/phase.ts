@@ -48,6 +48,8 @@ export interface PhaseResult {
    * two processes on one machine, to the millisecond
    */
   sinceChange: Dist;
+  /** p99 of `sinceChange` by 5 s of calls (the run's start against its steady state) */
+  sinceChangeP99By5s: number[];
   /** median latency of the deliveries of the phase's first and last 2 s of calls: a growing backlog shows here */
   p50FirstSeconds: number;
   p50LastSeconds: number;
@@ -106,6 +108,7 @@ export async function runPhase(o: PhaseOptions, r: Receiver): Promise<{ result: 
   const sinceChange: number[] = [];
   const first: number[] = [];
   const last: number[] = [];
+  const by5s: number[][] = [];
   let lastArrival = -Infinity;
   let complete = 0;
   const t0 = calls[0].start;
@@ -116,7 +119,10 @@ export async function runPhase(o: PhaseOptions, r: Receiver): Promise<{ result: 
     for (const a of arrivals) {
       const l = a.at - c.start;
       lat.push(l);
-      if (Number.isFinite(a.occurredAt)) sinceChange.push(a.atEpoch - a.occurredAt);
+      if (Number.isFinite(a.occurredAt)) {
+        sinceChange.push(a.atEpoch - a.occurredAt);
+        (by5s[Math.floor((c.start - t0) / 5000)] ??= []).push(a.atEpoch - a.occurredAt);
+      }
       if (c.start - t0 < 2000) first.push(l);
       if (lastStart - c.start < 2000) last.push(l);
       lastArrival = Math.max(lastArrival, a.at);
@@ -146,6 +152,7 @@ export async function runPhase(o: PhaseOptions, r: Receiver): Promise<{ result: 
     badSignature: r.counters.badSignature - before.badSignature,
     latency: { ...d, mean },
     sinceChange: dist(sinceChange),
+    sinceChangeP99By5s: Array.from(by5s, (w) => Math.round(dist(w ?? []).p99)),
     p50FirstSeconds: dist(first).p50,
     p50LastSeconds: dist(last).p50,
     deliveredPerSec: got / span,

@@ -38,7 +38,7 @@ export async function runPlatformPhase(d: PlatformPhaseDeps): Promise<void> {
     return { result: value.result, measured: { ...value.result, cpu, temporal }, calls: value.calls };
   };
   const run = await measured('platform', `platform-${runId}`, config.platformRate, config.platformSec);
-  d.log(`platform ${d.phaseLine(run.result)}; from the change (event time) p50 ${run.result.sinceChange.p50.toFixed(0)} p99 ${run.result.sinceChange.p99.toFixed(0)} ms`);
+  d.log(`platform ${d.phaseLine(run.result)}; from the change (event time) p50 ${run.result.sinceChange.p50.toFixed(0)} p99 ${run.result.sinceChange.p99.toFixed(0)} ms; p99 by 5 s of the run ${run.result.sinceChangeP99By5s.join(', ')} ms`);
   d.onResult('platform', run.measured, run.calls, false);
   if (platformAimMet(run.result)) return;
   for (const rate of config.platformStepsDown.filter((x) => x < config.platformRate)) {
