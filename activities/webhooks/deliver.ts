@@ -1,7 +1,7 @@
 import type http from 'node:http';
 import type https from 'node:https';
 import type { Db } from '../../db/db';
-import { deliveryToAttempt, recordAttempt, settleDelivery } from '../../db/repositories/webhook-deliveries';
+import { deliveriesToAttempt, deliveryToAttempt, recordAttempt, settleDelivery, type DeliveryToAttempt } from '../../db/repositories/webhook-deliveries';
 import type { DeliveryResult, WebhookActivities } from '../../workflows/webhook-delivery/contract';
 import { classifyOutcome, RECEIVER_TIMEOUT_MS, ROUND_CONCURRENCY } from '../../domain/webhooks/retry.rules';
 import type { AttemptResult } from '../../domain/webhooks/types';
@@ -33,8 +33,9 @@ export interface WebhookActivityDeps {
  */
 export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActivities {
   const timeoutMs = deps.receiverTimeoutMs ?? RECEIVER_TIMEOUT_MS;
-  const attemptDelivery: WebhookActivities['attemptDelivery'] = async ({ deliveryId, attempt, scheduledAt, last }) => {
-    const d = await deliveryToAttempt(deps.db, deliveryId, attempt);
+  type AttemptInput = Parameters<WebhookActivities['attemptDelivery']>[0];
+  /** One attempt of the delivery whose row (with its endpoint and any recorded attempt) is `d`. */
+  const attemptRead = async (d: DeliveryToAttempt | null, { deliveryId, attempt, scheduledAt, last }: AttemptInput): Promise<DeliveryResult> => {
     if (!d) return 'skipped'; // purged from the log (a redelivery older than 7 days): nothing to send
     /** whether `outcome` ends the delivery, so the row gets its final status */
     const ends = (outcome: DeliveryResult) => outcome !== 'failed' || last;
@@ -88,14 +89,24 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
     });
     return outcome;
   };
+  const attemptDelivery: WebhookActivities['attemptDelivery'] = async (input) => attemptRead(await deliveryToAttempt(deps.db, input.deliveryId, input.attempt), input);
   return withDomainFailures<WebhookActivities>({
     attemptDelivery,
     // A round's attempts side by side, at most ROUND_CONCURRENCY POSTs at once. Every one
     // runs to its end before a failure of ours is thrown: those recorded are answered from
     // their record when the activity is retried (docs/webhooks.md, "Workflow shape").
+    // The rows are read a wave (ROUND_CONCURRENCY deliveries) at a time, in one statement
+    // each, when the wave's first attempt starts: a pause or a deletion is seen as promptly as
+    // when each delivery read its own row, without a query per delivery.
     async attemptDeliveries({ deliveryIds, attempt, scheduledAt, last }) {
-      const settled = await mapLimited(deliveryIds, ROUND_CONCURRENCY, (deliveryId) =>
-        attemptDelivery({ deliveryId, attempt, scheduledAt, last }).then(
+      const waves = new Map<number, Promise<Map<string, DeliveryToAttempt>>>();
+      const rowOf = (i: number) => {
+        const w = Math.floor(i / ROUND_CONCURRENCY);
+        if (!waves.has(w)) waves.set(w, deliveriesToAttempt(deps.db, deliveryIds.slice(w * ROUND_CONCURRENCY, (w + 1) * ROUND_CONCURRENCY), attempt));
+        return waves.get(w)!.then((rows) => rows.get(deliveryIds[i]) ?? null);
+      };
+      const settled = await mapLimited(deliveryIds.map((deliveryId, i) => ({ deliveryId, i })), ROUND_CONCURRENCY, ({ deliveryId, i }) =>
+        rowOf(i).then((d) => attemptRead(d, { deliveryId, attempt, scheduledAt, last })).then(
           (value): PromiseSettledResult<DeliveryResult> => ({ status: 'fulfilled', value }),
           (reason): PromiseSettledResult<DeliveryResult> => ({ status: 'rejected', reason }),
         ),

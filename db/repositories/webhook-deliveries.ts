@@ -131,18 +131,24 @@ export interface DeliveryToAttempt {
   recorded_error: string | null;
 }
 
-export async function deliveryToAttempt(executor: Executor, deliveryId: string, attempt: number): Promise<DeliveryToAttempt | null> {
-  const { rows } = await sql<DeliveryToAttempt>(
-    executor,
-    `SELECT d.body, d.endpoint_id, e.api, e.url, e.active, e.deleted_at, e.test_mode AND NOT d.synthetic AS withheld, e.secret_box,
+const TO_ATTEMPT = `SELECT d.id, d.body, d.endpoint_id, e.api, e.url, e.active, e.deleted_at, e.test_mode AND NOT d.synthetic AS withheld, e.secret_box,
             e.previous_secret_box, e.previous_secret_expires_at,
             a.started_at AS recorded_at, a.error AS recorded_error
        FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-       LEFT JOIN webhook_attempts a ON a.delivery_id = d.id AND a.attempt = $2
-      WHERE d.id = $1`,
-    [deliveryId, attempt],
-  );
+       LEFT JOIN webhook_attempts a ON a.delivery_id = d.id AND a.attempt = $2`;
+
+export async function deliveryToAttempt(executor: Executor, deliveryId: string, attempt: number): Promise<DeliveryToAttempt | null> {
+  const { rows } = await sql<DeliveryToAttempt>(executor, `${TO_ATTEMPT} WHERE d.id = $1`, [deliveryId, attempt]);
   return rows[0] ?? null;
+}
+
+/**
+ * deliveryToAttempt for several deliveries in one statement (a round's wave: one query
+ * instead of one per delivery). A purged delivery is absent from the map.
+ */
+export async function deliveriesToAttempt(executor: Executor, deliveryIds: readonly string[], attempt: number): Promise<Map<string, DeliveryToAttempt>> {
+  const { rows } = await sql<DeliveryToAttempt & { id: string }>(executor, `${TO_ATTEMPT} WHERE d.id = ANY($1::text[])`, [deliveryIds, attempt]);
+  return new Map(rows.map(({ id, ...row }) => [id, row]));
 }
 
 /**
