@@ -43,7 +43,7 @@ export async function runPlatformPhase(d: PlatformPhaseDeps): Promise<void> {
   if (platformAimMet(run.result)) return;
   for (const rate of config.platformStepsDown.filter((x) => x < config.platformRate)) {
     const step = await measured(`platform ${rate}`, `pstep${rate}-${runId}`, rate, config.stepSec);
-    d.log(`platform step ${d.phaseLine(step.result)}; from the change p99 ${step.result.sinceChange.p99.toFixed(0)} ms`);
+    d.log(`platform step ${d.phaseLine(step.result)}; from the change p99 ${step.result.sinceChange.p99.toFixed(0)} ms; p99 by 5 s ${step.result.sinceChangeP99By5s.join(', ')} ms`);
     d.onResult(`platform ${rate}`, step.measured, step.calls, true);
     if (platformAimMet(step.result)) break;
   }
