@@ -47,7 +47,8 @@ export interface PlatformTicketInput {
   assigneeId: string | null;
   /**
    * Risk assessments run as local activities inside the workflow task (risk.ts): the API sets
-   * it when no LLM endpoint is configured (riskInTaskOf). Absent in runs started before it.
+   * it when no LLM endpoint is configured (api/platform/tickets/gateway.ts inputOf). Absent
+   * in runs started before it.
    */
   riskInTask?: boolean;
 }

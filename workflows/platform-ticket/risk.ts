@@ -17,7 +17,9 @@ export const RISK_PATCH = 'platform-ticket-risk';
 // an outage of the database is waited out for about an hour and a half, then the signal is dropped
 const retry: RetryPolicy = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 25 };
 const asActivity = proxyActivities<PlatformRiskActivities>({ startToCloseTimeout: '30 seconds', retry });
-const inTask = proxyLocalActivities<PlatformRiskActivities>({ startToCloseTimeout: '10 seconds', retry });
+// a failed attempt is retried on a durable timer (the threshold is the first backoff), never
+// inside the workflow task, which would hold the ticket's next Updates meanwhile
+const inTask = proxyLocalActivities<PlatformRiskActivities>({ startToCloseTimeout: '10 seconds', retry, localRetryThreshold: '1 second' });
 
 export interface RiskWatch {
   /** the created ticket's text (call at the start of the first run only) */
