@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { findPlatformTicket } from '../../db/repositories/platform-tickets';
 import { applyPlatformTicketChange } from '../../domain/platform/apply-ticket-change';
 import { deleteTicketUpdate, patchTicketUpdate, platformTicketStateQuery, type PlatformTicketChange } from '../../workflows/platform-ticket/contract';
+import { eventually } from '../support/eventually';
 import { platformTicketSuite, refusalCode, type StartedTicket } from '../support/platform-ticket-suite';
 
 const suite = platformTicketSuite('platform-ticket-step-keys-test', { tenantName: 'Step keys' });
@@ -85,4 +86,21 @@ test('A sent again after B was refused by its effect (a soft delete): answered a
   // a change that is not among the lost steps is still refused (now by the handler, after the log)
   assert.equal(await refusalCode(t.handle.executeUpdate(deleteTicketUpdate, { updateId: 'upd-c' })), 'not_found');
   assert.deepEqual(await log(t.ticketId), ['2 update:upd-a']);
+});
+
+test("the lost step A raised the priority: once B meets it, the SLA deadlines are read again and the breach comes at A's priority", async () => {
+  const t = await suite.ticket({ priority: 'high' }); // default policies: high 4 h first response, critical 1 h
+  assert.equal((await t.handle.query(platformTicketStateQuery)).version, 1); // its first wait has read high's deadlines
+  await applyPlatformTicketChange(suite.db, { ticketId: t.ticketId, version: 2, at: new Date(t.createdAt).toISOString(), change: { kind: 'patch', priority: 'critical' }, key: 'update:upd-a' });
+  await t.handle.executeUpdate(patchTicketUpdate, { args: [{ tags: ['b'] }], updateId: 'upd-b' });
+
+  const firstResponseDue = t.createdAt + 60 * 60 * 1000;
+  await suite.env.sleep(Math.max(firstResponseDue - (await suite.env.currentTimeMs()), 0));
+  const breach = await eventually(
+    async () => (await suite.db.query(`SELECT data FROM events WHERE subject_id = $1 AND type = 'ticket.sla_breached'`, [t.ticketId])).rows[0]?.data,
+    { what: "the first-response breach at critical's 1 h" },
+  );
+  assert.equal(breach.policy, 'first_response');
+  assert.equal(breach.priority, 'critical');
+  assert.equal(breach.due_at, new Date(firstResponseDue).toISOString());
 });

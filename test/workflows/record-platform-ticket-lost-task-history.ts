@@ -1,4 +1,4 @@
-// Records histories/platform-ticket-lost-task.json, which replay.test.ts replays: a run
+// Records histories/platform-ticket-lost-task-sla-read.json, which replay.test.ts replays: a run
 // that meets the steps of a lost workflow task (docs/platform.md, "Step keys"), so the
 // `taken` answers and what the workflow does with them stay under the determinism guard
 // (the histories recorded before step keys hold none):
@@ -11,6 +11,10 @@
 // - the 30-day timer purges the ticket and the run ends.
 // On the time-skipping server with in-memory activities that keep the step log's rules
 // (domain/platform/step-log.ts; the real ones: platform-ticket-step-keys.test.ts).
+// After each `taken` answer the run reads its SLA deadlines again at its next wait
+// (workflows/platform-ticket/sla-timers.ts, patched('platform-ticket-sla-after-taken')).
+// histories/platform-ticket-lost-task.json is the same run recorded before that re-read
+// (no marker): kept as it is, not re-recorded, so the guard stays tested.
 //   npx tsx test/workflows/record-platform-ticket-lost-task-history.ts
 import { Worker } from '@temporalio/worker';
 import { daysAfter, TICKET_RECOVERY_DAYS } from '../../domain/platform/windows.rules';
@@ -89,7 +93,7 @@ async function main() {
       const c = await handle.executeUpdate(deleteTicketUpdate, { updateId: 'upd-c' });
       if (d !== 'not_found' || c.version !== 4) throw new Error(`D: ${d}, C answered as ${c.version}: not not_found and 4`);
       console.log('lost-task', { b: b.version, a: a.version, d, c: c.version }, await handle.result());
-      writeHistory('platform-ticket-lost-task', await handle.fetchHistory());
+      writeHistory('platform-ticket-lost-task-sla-read', await handle.fetchHistory());
     });
   } finally {
     await env.teardown();

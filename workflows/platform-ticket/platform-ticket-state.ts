@@ -25,13 +25,15 @@ export interface PlatformTicketState {
    * already. Never set by the answers of recorded histories (no `taken` in them).
    */
   unseenSteps: boolean;
+  /** how many `taken` answers this run has met: what the SLA deadlines were read after (sla-timers.ts) */
+  takenAnswers: number;
 }
 
 export function initialPlatformTicketState(input: PlatformTicketInput, carried?: PlatformTicketCarried): PlatformTicketState {
   if (carried) {
-    return { status: carried.status, version: carried.version, assigneeId: carried.assigneeId, purgeAt: carried.purgeAt ? Date.parse(carried.purgeAt) : null, gone: false, unseenSteps: false };
+    return { status: carried.status, version: carried.version, assigneeId: carried.assigneeId, purgeAt: carried.purgeAt ? Date.parse(carried.purgeAt) : null, gone: false, unseenSteps: false, takenAnswers: 0 };
   }
-  return { status: 'open', version: 1, assigneeId: input.assigneeId, purgeAt: null, gone: false, unseenSteps: false };
+  return { status: 'open', version: 1, assigneeId: input.assigneeId, purgeAt: null, gone: false, unseenSteps: false, takenAnswers: 0 };
 }
 
 export const isDeleted = (s: PlatformTicketState): boolean => s.purgeAt !== null;
@@ -49,7 +51,10 @@ export function takeResult(s: PlatformTicketState, result: PlatformTicketStepRes
     s.gone = true;
     return false;
   }
-  if ('taken' in result) s.unseenSteps = true;
+  if ('taken' in result) {
+    s.unseenSteps = true;
+    s.takenAnswers++;
+  }
   takeFacts(s, result);
   return true;
 }

@@ -8,6 +8,10 @@
 // Runs begun before this code (and their recorded histories) have no SLA: every command
 // here is behind `patched('platform-ticket-sla')`, so they replay unchanged and take the
 // timers from their first wait after the deploy on.
+// A `taken` answer (numbered-step.ts) means the row holds steps of a lost workflow task that
+// the run never saw: one may have changed the priority or published a reply, so the
+// deadlines are read again at the next wait, behind `patched('platform-ticket-sla-after-taken')`
+// (histories/platform-ticket-lost-task.json met `taken` without it).
 import { condition, patched } from '@temporalio/workflow';
 import { nextSlaDeadline, slaBreachesAt, type PlatformSlaPolicyName, type PlatformTicketSla, type SlaDeadline, type SlaTicketFacts } from '../../domain/platform/sla.rules';
 import type { Mutex } from '../mutex';
@@ -16,10 +20,13 @@ import { storage } from './platform-ticket-activities';
 import { isDeleted, type PlatformTicketState } from './platform-ticket-state';
 
 export const SLA_PATCH = 'platform-ticket-sla';
+export const SLA_AFTER_TAKEN_PATCH = 'platform-ticket-sla-after-taken';
 
 export class SlaTimers {
   /** what the last read answered, with the run's own replies and breaches since; null until read */
   private sla: PlatformTicketSla | null;
+  /** state.takenAnswers when the deadlines were last read */
+  private readAfterTaken = 0;
 
   constructor(
     private readonly ticketId: string,
@@ -42,7 +49,7 @@ export class SlaTimers {
    */
   async next(): Promise<SlaDeadline | null> {
     if (!patched(SLA_PATCH)) return null;
-    if (!this.sla) await this.lock.runExclusive(() => (this.state.gone ? Promise.resolve() : this.read()));
+    if (!this.sla || this.takenSinceRead()) await this.lock.runExclusive(() => (this.state.gone ? Promise.resolve() : this.read()));
     // a step still in flight may move the deadlines after its version is stored (a priority
     // change re-reads them): sleep on what it leaves, not on what it found
     else await condition(() => !this.lock.locked);
@@ -86,8 +93,14 @@ export class SlaTimers {
   }
 
   private take(result: PlatformTicketSla | { gone: true }): void {
+    this.readAfterTaken = this.state.takenAnswers;
     if ('gone' in result) this.state.gone = true;
     else this.sla = result;
+  }
+
+  /** The run has met steps of a lost task since the last read (its deadlines may be stale). */
+  private takenSinceRead(): boolean {
+    return this.state.takenAnswers !== this.readAfterTaken && patched(SLA_AFTER_TAKEN_PATCH);
   }
 
   private facts(): SlaTicketFacts {
