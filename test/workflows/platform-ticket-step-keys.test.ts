@@ -4,12 +4,13 @@
 // reached the history; the run then takes Update B first. B meets A's number `taken`,
 // takes the row's facts, is checked again and lands as the step after A with its own
 // effect, or gets the refusal it would have had after A. A, sent again under its Update
-// id, is answered as stored: applied and recorded once. On the time-skipping server with
-// the real activities over the test database.
+// id, is answered as stored: applied and recorded once. A deactivation's unassignUser meets
+// it the same way, and a priority A raised moves the SLA deadlines once B has met it. On the
+// time-skipping server with the real activities over the test database.
 import assert from 'node:assert/strict';
 import { findPlatformTicket } from '../../db/repositories/platform-tickets';
 import { applyPlatformTicketChange } from '../../domain/platform/apply-ticket-change';
-import { deleteTicketUpdate, patchTicketUpdate, platformTicketStateQuery, type PlatformTicketChange } from '../../workflows/platform-ticket/contract';
+import { deleteTicketUpdate, patchTicketUpdate, platformTicketStateQuery, unassignUserUpdate, type PlatformTicketChange } from '../../workflows/platform-ticket/contract';
 import { eventually } from '../support/eventually';
 import { platformTicketSuite, refusalCode, type StartedTicket } from '../support/platform-ticket-suite';
 
@@ -103,4 +104,24 @@ test("the lost step A raised the priority: once B meets it, the SLA deadlines ar
   assert.equal(breach.policy, 'first_response');
   assert.equal(breach.priority, 'critical');
   assert.equal(breach.due_at, new Date(firstResponseDue).toISOString());
+});
+
+test("a user's deactivation (unassignUser) meets the lost step A: unassigned after a tag, left as it is after a resolve", async () => {
+  const userId = suite.tenant.agentUserId;
+  const tagged = await suite.ticket({ assigneeId: userId });
+  assert.equal((await tagged.handle.query(platformTicketStateQuery)).version, 1);
+  await lostStep(tagged.ticketId, { kind: 'patch', tags: ['a'] });
+  const b = await tagged.handle.executeUpdate(unassignUserUpdate, { args: [{ userId }], updateId: 'upd-b' });
+  assert.deepEqual(b, { ticketId: tagged.ticketId, version: 3, status: 'open', changed: true });
+  assert.deepEqual([(await row(tagged.ticketId)).assigneeId, (await row(tagged.ticketId)).tags], [null, ['a']]);
+  assert.deepEqual(await log(tagged.ticketId), ['2 update:upd-a', '3 update:upd-b']);
+
+  // a resolved ticket keeps its assignee (unassignUser's rule), as had A run first
+  const resolved = await suite.ticket({ assigneeId: userId });
+  assert.equal((await resolved.handle.query(platformTicketStateQuery)).version, 1);
+  await lostStep(resolved.ticketId, { kind: 'patch', status: 'resolved' });
+  const d = await resolved.handle.executeUpdate(unassignUserUpdate, { args: [{ userId }], updateId: 'upd-b' });
+  assert.deepEqual(d, { ticketId: resolved.ticketId, version: 2, status: 'resolved', changed: false });
+  assert.equal((await row(resolved.ticketId)).assigneeId, userId);
+  assert.deepEqual(await log(resolved.ticketId), ['2 update:upd-a']);
 });
