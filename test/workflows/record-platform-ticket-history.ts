@@ -111,9 +111,13 @@ async function recordTogether(env: Awaited<ReturnType<typeof timeSkippingEnv>>, 
     workflowId: platformTicketWorkflowId(ticketId),
     args: [{ ticketId, workspaceId: 'ws_01recordedrecordedrecorde', assigneeId: null }],
   });
+  const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  // the server admits Updates in the order they arrive: the resolve first (sent at once, the
+  // close could overtake it and be stored first, leaving the resolve refused), then the close
   const resolve = handle.executeUpdate(patchTicketUpdate, { args: [{ status: 'resolved' }] });
+  await pause(300);
   const close = handle.executeUpdate(patchTicketUpdate, { args: [{ status: 'closed' }] });
-  await new Promise((r) => setTimeout(r, 1000)); // both admitted while no worker polls
+  await pause(1000); // both admitted while no worker polls
   // no rules here: the two changes are the only steps
   const activities = { ...fakeActivities(), ...NO_RISK, matchPlatformAutomations: async () => [] };
   const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath: require.resolve('../../workflows/queues/platform'), activities });
