@@ -75,6 +75,9 @@ export function platformSection(r: WebhookResults, p: Measured, v1: Measured | u
   L.push(distRow('platform, from the API call start', p.latency));
   for (const s of r.platformSteps ?? []) L.push(distRow(`platform step ${s.rate} events/s, from the change`, s.sinceChange));
   L.push('');
+  // older results files have no windows
+  const by5s = (x: typeof p) => (x.sinceChangeP99By5s ?? []).map((v) => ms(v)).join(', ');
+  L.push(`p99 from the change by 5 s of calls (the start against the steady state): platform ${by5s(p)} ms` + (r.platformSteps ?? []).map((s) => `; step ${s.rate} events/s ${by5s(s)} ms`).join('') + '.', '');
   const peer = r.temporalPeer?.normal;
   L.push(
     `Platform run: ${p.source.ok} API calls OK, ${p.source.failed} failed (${JSON.stringify(p.source.statusCodes)}); ${p.duplicates} duplicate deliveries, ${p.badSignature} bad signatures; ` +
