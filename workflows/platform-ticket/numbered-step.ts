@@ -52,9 +52,6 @@ export async function storeStep<R>(state: PlatformTicketState, s: KeyedStep<R>):
   }
 }
 
-/** The step key of an Update's change: read at the start of its handler (before any await). */
-export const updateKey = (updateId: string) => `update:${updateId}`;
-
 /**
  * The step key of a rule's step: the rule and the change it follows (`created`, or the
  * Update's key). Never from the clock: the same on replay and on a retried workflow task,

@@ -1,4 +1,4 @@
-import { allHandlersFinished, condition, continueAsNew, currentUpdateInfo, setHandler, workflowInfo, type ApplicationFailure } from '@temporalio/workflow';
+import { allHandlersFinished, condition, continueAsNew, setHandler, workflowInfo, type ApplicationFailure } from '@temporalio/workflow';
 import { platformNotFound } from '../../domain/platform/errors';
 import { unassignApplies, type PlatformTicketChangeKind } from '../../domain/platform/ticket.rules';
 import type { PlatformTicketStatus } from '../../domain/platform/types';
@@ -17,7 +17,8 @@ import {
   type PlatformTicketInput,
 } from './contract';
 import { runAutomations } from './automations';
-import { CREATED_ORIGIN, storeStep, updateKey } from './numbered-step';
+import { CREATED_ORIGIN, storeStep } from './numbered-step';
+import { thisUpdateKey } from '../update-step-key';
 import { storage } from './platform-ticket-activities';
 import { carriedOf, describe, initialPlatformTicketState, isDeleted, refusalOf } from './platform-ticket-state';
 import { riskWatch } from './risk';
@@ -61,8 +62,6 @@ export async function platformTicketWorkflow(input: PlatformTicketInput, carried
     const refused = state.unseenSteps ? null : refusal(kind, requested)();
     if (refused) throw refused;
   };
-  /** The Update's step key: read at the start of its handler, before any await (docs/platform.md, "Step keys"). */
-  const thisUpdate = () => updateKey(currentUpdateInfo()!.id);
   /** Stores `change` as the next step under the lock (re-checked once held, and after a `taken` number). */
   const step = (key: string, change: PlatformTicketChange, refused: () => ApplicationFailure | null): Promise<PlatformTicketChangeReply> =>
     oneChangeAtATime.runExclusive(async () => {
@@ -83,14 +82,14 @@ export async function platformTicketWorkflow(input: PlatformTicketInput, carried
 
   // ── what each state accepts ──
   setHandler(platformTicketStateQuery, () => describe(state));
-  setHandler(patchTicketUpdate, (change) => step(thisUpdate(), { kind: 'patch', ...change }, refusal('patch', change.status)), { validator: (change) => validate('patch', change.status) });
-  setHandler(replyTicketUpdate, ({ replyId }) => step(thisUpdate(), { kind: 'reply', replyId }, refusal('reply')).then((reply) => (risk.assessReply(replyId), reply)), {
+  setHandler(patchTicketUpdate, (change) => step(thisUpdateKey(), { kind: 'patch', ...change }, refusal('patch', change.status)), { validator: (change) => validate('patch', change.status) });
+  setHandler(replyTicketUpdate, ({ replyId }) => step(thisUpdateKey(), { kind: 'reply', replyId }, refusal('reply')).then((reply) => (risk.assessReply(replyId), reply)), {
     validator: (_reply) => validate('reply'),
   });
-  setHandler(deleteTicketUpdate, () => step(thisUpdate(), { kind: 'delete' }, refusal('delete')), { validator: () => validate('delete') });
-  setHandler(restoreTicketUpdate, () => step(thisUpdate(), { kind: 'restore' }, refusal('restore')), { validator: () => validate('restore') });
+  setHandler(deleteTicketUpdate, () => step(thisUpdateKey(), { kind: 'delete' }, refusal('delete')), { validator: () => validate('delete') });
+  setHandler(restoreTicketUpdate, () => step(thisUpdateKey(), { kind: 'restore' }, refusal('restore')), { validator: () => validate('restore') });
   setHandler(unassignUserUpdate, ({ userId }) => {
-    const key = thisUpdate();
+    const key = thisUpdateKey();
     return oneChangeAtATime.runExclusive(async () => {
       const refused = () => (unassignApplies(state, userId) ? null : 'not theirs');
       const end = await storeStep(state, { ticketId: input.ticketId, key, change: { kind: 'unassign', userId }, refusal: refused, answersCaller: true });

@@ -1,4 +1,5 @@
-import { allHandlersFinished, condition, currentUpdateInfo, setHandler } from '@temporalio/workflow';
+import { allHandlersFinished, condition, setHandler } from '@temporalio/workflow';
+import { thisUpdateKey } from '../update-step-key';
 import { checkChange, type ChangeKind } from '../../domain/tickets/rules';
 import type { TicketStatus } from '../../domain/tickets/types';
 import { asRefusal, refusal } from '../refusal';
@@ -32,7 +33,7 @@ export async function endedTicketWorkflow(input: EndedTicketInput): Promise<'del
   setHandler(messageUpdate, async (_change, _actor) => { throw gone(); }, { validator: (_change, _actor) => refuse('message') });
   setHandler(deleteUpdate, async (actor) => {
     // the Update's id names the step (docs/tickets.md, "Step keys"); read before any await
-    const key = `update:${currentUpdateInfo()!.id}`;
+    const key = thisUpdateKey();
     // the step after the last stored one; a ticket already gone is a no-op (null). A
     // number another change holds (`taken`, never in recorded histories): a closed
     // ticket still takes a delete, so it asks again with the next one

@@ -1,4 +1,5 @@
-import { allHandlersFinished, condition, continueAsNew, currentUpdateInfo, setHandler, workflowInfo } from '@temporalio/workflow';
+import { allHandlersFinished, condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
+import { thisUpdateKey } from '../update-step-key';
 import { nextDeadline, type ChangeKind, type Deadline } from '../../domain/tickets/rules';
 import type { TicketStatus } from '../../domain/tickets/types';
 import { Mutex } from '../mutex';
@@ -52,18 +53,13 @@ export async function ticketWorkflow(input: CreateTicketInput, carried?: Carried
       check();
       return applyChange(input, state, { change, actor, key, recheck: check }, at);
     }, () => state.ticket !== null);
-  // Step keys (docs/tickets.md, "Step keys"). A caller's change is its Update: the id is
-  // the same on every retry of the task that runs it (and a client may choose it), so a
-  // change stored by a task that was then lost is found by it. Read synchronously as the
-  // handler starts: inside the lock's callback the Update's context is not guaranteed.
-  const updateKey = (): string => `update:${currentUpdateInfo()!.id}`;
   const accept = (kind: ChangeKind, requested?: TicketStatus): void => {
     const refused = refusalOf(input, state, kind, requested);
     if (refused) throw refused;
   };
   /** A validator's check: the Update's own change, already stored, is never refused. */
   const validate = (kind: ChangeKind, requested?: TicketStatus): void => {
-    if (!state.storedKeys.includes(updateKey())) accept(kind, requested);
+    if (!state.storedKeys.includes(thisUpdateKey())) accept(kind, requested);
   };
 
   // ── what each state accepts ──
@@ -73,19 +69,19 @@ export async function ticketWorkflow(input: CreateTicketInput, carried?: Carried
     if (!state.created) throw state.creationFailure!;
     return state.created;
   });
-  setHandler(patchUpdate, (change, actor) => step({ kind: 'patch', ...change }, actor, updateKey(), () => accept('patch', change.status)), {
+  setHandler(patchUpdate, (change, actor) => step({ kind: 'patch', ...change }, actor, thisUpdateKey(), () => accept('patch', change.status)), {
     validator: (change, _actor) => validate('patch', change.status),
   });
-  setHandler(assignUpdate, (change, actor) => step({ kind: 'assign', ...change }, actor, updateKey(), () => accept('assign')), {
+  setHandler(assignUpdate, (change, actor) => step({ kind: 'assign', ...change }, actor, thisUpdateKey(), () => accept('assign')), {
     validator: (_change, _actor) => validate('assign'),
   });
-  setHandler(messageUpdate, (change, actor) => step({ kind: 'message', ...change }, actor, updateKey(), () => accept('message')), {
+  setHandler(messageUpdate, (change, actor) => step({ kind: 'message', ...change }, actor, thisUpdateKey(), () => accept('message')), {
     validator: (_change, _actor) => validate('message'),
   });
   setHandler(
     resolveUpdate,
     async (change, actor) => {
-      const result = await step({ kind: 'resolve', ...change }, actor, updateKey(), () => accept('resolve'));
+      const result = await step({ kind: 'resolve', ...change }, actor, thisUpdateKey(), () => accept('resolve'));
       // the email is keyed by the step the resolve was stored as (a resolve stored by a lost task: that step)
       const sent = change.sendNotification ? await sendResolutionNotification(input, result.version) : false;
       return { ...result, notificationSent: sent };
@@ -95,7 +91,7 @@ export async function ticketWorkflow(input: CreateTicketInput, carried?: Carried
   setHandler(
     deleteUpdate,
     async (actor) => {
-      await step({ kind: 'delete' }, actor, updateKey(), () => accept('delete'));
+      await step({ kind: 'delete' }, actor, thisUpdateKey(), () => accept('delete'));
       return { deleted: true as const };
     },
     { validator: (_actor) => validate('delete') },
