@@ -1,11 +1,16 @@
 // The loop both outbox dispatchers share (workflow starts, webhook batches): a NOTIFY on
 // `channel` wakes it the moment an outbox row commits, a poll covers a lost notification
-// or connection, one drain runs at a time (a wake-up during a drain runs another right
-// after it), and LISTEN is re-established when its connection dies or PostgreSQL is down.
-// A drain claims items (SKIP LOCKED in the caller's claim), starts each one, and settles
-// only those that started; the rest stay claimed and are taken up again after the
-// caller's reclaim time. Starting is the caller's business (a Temporal workflow start,
-// deduplicated by workflow id).
+// or connection, one drain runs at a time while the outbox keeps up (a wake-up during a
+// drain runs another right after it), and LISTEN is re-established when its connection
+// dies or PostgreSQL is down. A drain claims items (SKIP LOCKED in the caller's claim),
+// starts each one, and settles only those that started; the rest stay claimed and are
+// taken up again after the caller's reclaim time. Starting is the caller's business (a
+// Temporal workflow start, deduplicated by workflow id).
+// A full claim means a backlog: another drain then claims the next items while this one
+// is still starting its own, up to `maxDrains` at once. One drain at a time caps the
+// outbox at a claim per start's round trip, and a slow Temporal start (hundreds of ms on
+// a busy server) left it further behind with every claim (docs/webhooks.md, "Drains in
+// parallel when behind").
 import type { Db, Listener } from '../db/db';
 import type { Logger } from '../lib/logger';
 
@@ -22,6 +27,10 @@ export interface OutboxDispatcherOptions<T> {
   start(item: T): Promise<void>;
   /** called with the items whose start succeeded */
   settle(started: T[]): Promise<void>;
+  /** whether a claim took all it could (more is waiting); without it, one drain at a time */
+  full?(claimed: T[]): boolean;
+  /** drains at once while claims come back full (default 4) */
+  maxDrains?: number;
 }
 
 export interface Dispatcher {
@@ -34,15 +43,17 @@ export function createOutboxDispatcher<T>(opts: OutboxDispatcherOptions<T>): Dis
   const { db, logger, pollIntervalMs } = opts;
   let listener: Listener | undefined;
   let poll: NodeJS.Timeout | undefined;
+  const maxDrains = opts.full ? (opts.maxDrains ?? 4) : 1;
   let stopped = false;
-  let running: Promise<void> | undefined;
+  const running = new Set<Promise<void>>();
   let again = false;
 
-  /** Claims and starts until the outbox is empty. */
+  /** Claims and starts until the outbox is empty; a full claim lets another drain in beside it. */
   async function drain(): Promise<void> {
     for (;;) {
       const claimed = await opts.claim();
       if (!claimed.length) return;
+      if (running.size < maxDrains && opts.full?.(claimed)) launch();
       const results = await Promise.allSettled(claimed.map((item) => opts.start(item)));
       await opts.settle(claimed.filter((_, i) => results[i].status === 'fulfilled'));
       const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
@@ -50,21 +61,27 @@ export function createOutboxDispatcher<T>(opts: OutboxDispatcherOptions<T>): Dis
     }
   }
 
+  function launch(): void {
+    if (stopped) return;
+    const run: Promise<void> = drain()
+      .catch((err) => logger.warn({ err }, `${opts.name} dispatch failed; retrying on the next wake-up`))
+      .finally(() => {
+        running.delete(run);
+        if (again) {
+          again = false;
+          launch();
+        }
+      });
+    running.add(run);
+  }
+
   function wake(): void {
     if (stopped) return;
-    if (running) {
+    if (running.size) {
       again = true;
       return;
     }
-    running = drain()
-      .catch((err) => logger.warn({ err }, `${opts.name} dispatch failed; retrying on the next wake-up`))
-      .finally(() => {
-        running = undefined;
-        if (again) {
-          again = false;
-          wake();
-        }
-      });
+    launch();
   }
 
   async function listen(): Promise<void> {
@@ -94,7 +111,7 @@ export function createOutboxDispatcher<T>(opts: OutboxDispatcherOptions<T>): Dis
     async stop() {
       stopped = true;
       clearInterval(poll);
-      await running;
+      while (running.size) await Promise.all([...running]);
       await listener?.close();
       listener = undefined;
     },

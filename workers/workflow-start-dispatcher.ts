@@ -57,5 +57,6 @@ export function createWorkflowStartDispatcher(opts: WorkflowStartDispatcherOptio
     claim: () => claimWorkflowStarts(db, { taskQueue, limit: batchSize, reclaimAfterMs }),
     start,
     settle: (started) => forgetWorkflowStarts(db, started.map((s) => s.workflowId)),
+    full: (claimed) => claimed.length >= batchSize, // a backlog: drains in parallel (workers/outbox-dispatcher.ts)
   });
 }

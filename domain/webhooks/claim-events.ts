@@ -19,6 +19,12 @@ export interface ClaimedBatch {
   api: WebhookApiName;
 }
 
+/** What one claim took: its batches, and whether it took all it could (`limit` events: more may wait). */
+export interface EventClaim {
+  batches: ClaimedBatch[];
+  full: boolean;
+}
+
 /**
  * Claims up to `limit` undispatched events, oldest first (SKIP LOCKED: dispatchers on
  * several workers share the work), as one batch per webhook API among them (one batch when
@@ -32,10 +38,10 @@ export interface ClaimedBatch {
  * Batches with nothing to send are marked dispatched here and not returned; the caller
  * marks the others dispatched once their workflows are started (markDispatched).
  */
-export async function claimEvents(db: Db, opts: { limit: number; reclaimAfterMs: number; apis?: WebhookApis }): Promise<ClaimedBatch[]> {
+export async function claimEvents(db: Db, opts: { limit: number; reclaimAfterMs: number; apis?: WebhookApis }): Promise<EventClaim> {
   return db.transaction(async (q) => {
     const events = await lockUndispatchedEvents(q, opts.limit, opts.reclaimAfterMs);
-    if (!events.length) return [];
+    if (!events.length) return { batches: [], full: false };
     const batchIds = new Set(events.filter((e) => e.claimed_at).map((e) => e.batch_id ?? e.id));
     for (const fresh of byApi(events.filter((e) => !e.claimed_at))) {
       const batchId = newId('whb');
@@ -48,9 +54,10 @@ export async function claimEvents(db: Db, opts: { limit: number; reclaimAfterMs:
     const rows = await undispatchedBatches(q, [...batchIds]);
     const idle = rows.filter((r) => !r.ids?.length).map((r) => r.batch_id);
     await markDispatched(q, idle);
-    return rows
+    const batches = rows
       .filter((r) => r.ids?.length)
       .map((r) => ({ batchId: r.batch_id, deliveryIds: r.ids!, events: r.events, api: webhookApi(r.api, opts.apis).name }));
+    return { batches, full: events.length >= opts.limit };
   });
 }
 

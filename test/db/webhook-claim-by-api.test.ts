@@ -82,7 +82,7 @@ const deliveriesOf = async (ids: string[]) =>
 test('events of one API are one batch, delivered to that API’s endpoints only, in its envelope', async () => {
   await event();
   await event('ticketing');
-  const batches = await claimEvents(db, { limit: 10, reclaimAfterMs: 30_000, apis: APIS });
+  const { batches } = await claimEvents(db, { limit: 10, reclaimAfterMs: 30_000, apis: APIS });
   assert.equal(batches.length, 1);
   assert.equal(batches[0].api, 'ticketing');
   assert.equal(batches[0].events, 2);
@@ -93,7 +93,7 @@ test('events of one API are one batch, delivered to that API’s endpoints only,
 
 test('a platform event of the other environment reaches no endpoint: live and test data never meet', async () => {
   await event('platform', 'live');
-  const batches = await claimEvents(db, { limit: 10, reclaimAfterMs: 30_000, apis: APIS });
+  const { batches } = await claimEvents(db, { limit: 10, reclaimAfterMs: 30_000, apis: APIS });
   assert.deepEqual(batches, [], 'nothing to send: the only platform endpoint is a test one');
   const { rows } = await db.query(
     `SELECT count(*)::int AS n FROM webhook_deliveries d JOIN events e ON e.id = d.event_id WHERE e.environment = 'live'`,
@@ -104,7 +104,7 @@ test('a platform event of the other environment reaches no endpoint: live and te
 test('a claim holding events of two APIs is one batch per API, each to its own endpoints in its own envelope', async () => {
   await event('ticketing');
   await event('platform');
-  const batches = await claimEvents(db, { limit: 10, reclaimAfterMs: 30_000, apis: APIS });
+  const { batches } = await claimEvents(db, { limit: 10, reclaimAfterMs: 30_000, apis: APIS });
   assert.deepEqual(batches.map((b) => b.api).sort(), ['platform', 'ticketing']);
   const platform = batches.find((b) => (b.api as string) === 'platform')!;
   const ticketing = batches.find((b) => b.api === 'ticketing')!;

@@ -1,0 +1,94 @@
+// The loop both outbox dispatchers share (workers/outbox-dispatcher.ts), on an outbox in
+// memory: a backlog is drained by several drains at once while claims come back full, up
+// to `maxDrains`, each item started and settled once; without `full` one drain runs at a
+// time, as before. The dispatchers over PostgreSQL and Temporal have their own tests
+// (webhook and workflow-start dispatchers); this one counts what the loop does.
+import assert from 'node:assert/strict';
+import type { Db, Listener } from '../../db/db';
+import { createLogger } from '../../lib/logger';
+import { createOutboxDispatcher } from '../../workers/outbox-dispatcher';
+import { eventually } from '../support/eventually';
+
+const logger = createLogger({ level: 'silent' });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** An outbox of `n` items, claimed `limit` at a time, whose starts take `startMs` each. */
+function memoryOutbox(n: number, limit: number, startMs: number) {
+  const waiting = Array.from({ length: n }, (_, i) => i);
+  const started = new Map<number, number>();
+  const settled = new Map<number, number>();
+  let drainsNow = 0;
+  let mostDrains = 0;
+  let notify: () => void = () => undefined;
+  const db = {
+    async listen(_channel: string, handlers: { onNotify: () => void }): Promise<Listener> {
+      notify = () => handlers.onNotify();
+      return { close: async () => undefined };
+    },
+  } as unknown as Db;
+  return {
+    db,
+    waiting,
+    started,
+    settled,
+    mostDrains: () => mostDrains,
+    notify: () => notify(),
+    options: {
+      db,
+      logger,
+      channel: 'memory_outbox',
+      name: 'memory',
+      pollIntervalMs: 60_000,
+      async claim() {
+        await sleep(1);
+        return waiting.splice(0, limit);
+      },
+      async start(item: number) {
+        drainsNow++;
+        mostDrains = Math.max(mostDrains, drainsNow);
+        await sleep(startMs);
+        drainsNow--;
+        started.set(item, (started.get(item) ?? 0) + 1);
+      },
+      async settle(items: number[]) {
+        for (const i of items) settled.set(i, (settled.get(i) ?? 0) + 1);
+      },
+    },
+  };
+}
+
+// Each claim's starts run together, so the starts in flight at once, divided by the claim
+// size, are the drains in flight at once.
+test('a backlog is drained by several drains at once, up to maxDrains, each item once', async () => {
+  const outbox = memoryOutbox(200, 10, 30);
+  const dispatcher = createOutboxDispatcher({ ...outbox.options, full: (claimed) => claimed.length >= 10, maxDrains: 3 });
+  await dispatcher.start();
+  await eventually(() => outbox.settled.size === 200, { timeoutMs: 10_000, what: `200 items settled` });
+  await dispatcher.stop();
+  assert.ok(outbox.mostDrains() > 10, `more than one claim's starts in flight at once (most: ${outbox.mostDrains()})`);
+  assert.ok(outbox.mostDrains() <= 30, `at most 3 drains at once (most starts in flight: ${outbox.mostDrains()})`);
+  assert.ok([...outbox.started.values()].every((n) => n === 1), 'each item started once');
+  assert.ok([...outbox.settled.values()].every((n) => n === 1), 'each item settled once');
+});
+
+test('without `full`, one drain at a time', async () => {
+  const outbox = memoryOutbox(60, 10, 10);
+  const dispatcher = createOutboxDispatcher(outbox.options);
+  await dispatcher.start();
+  await eventually(() => outbox.settled.size === 60, { timeoutMs: 10_000, what: `60 items settled` });
+  await dispatcher.stop();
+  assert.equal(outbox.mostDrains(), 10, 'one claim in flight at a time');
+});
+
+test('a notification during the drains is drained once they finish; stop waits for every drain', async () => {
+  const outbox = memoryOutbox(40, 10, 20);
+  const dispatcher = createOutboxDispatcher({ ...outbox.options, full: (claimed) => claimed.length >= 10 });
+  await dispatcher.start();
+  // items committed while the drains run, with a notification, as a new outbox row brings
+  await sleep(5);
+  outbox.waiting.push(...Array.from({ length: 25 }, (_, i) => 100 + i));
+  outbox.notify();
+  await eventually(() => outbox.settled.size === 65, { timeoutMs: 10_000, what: `65 items settled` });
+  await dispatcher.stop();
+  assert.ok([...outbox.settled.values()].every((n) => n === 1));
+});
