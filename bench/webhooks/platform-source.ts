@@ -6,12 +6,17 @@
 //   PATCH {status: resolved, priority: high}        ticket.updated + ticket.resolved (the ticket workflow's step)
 //   PATCH {status: closed}                          ticket.updated + ticket.closed
 // 5 events in 3 calls. The calls are laid out in rounds: round r creates ticket r,
-// resolves ticket r − L and closes ticket r − 2L, with L rounds about a second, so a
-// ticket's next change is due a second after the one before; call j is due when the
-// events before it reach rate × t. A change waits for its ticket's previous call to be
-// answered (it needs the ticket, and one change at a time is what a client does): a
-// system that falls behind shows as generator lateness. A change whose ticket was never
-// created is not sent. Bounded: `count` events, each call abandoned after 30 s.
+// resolves ticket r − L and closes ticket r − 2L, with L rounds a second. Rounds come at
+// a steady pace, rate ÷ 5 a second, from the first one: tickets enter at one steady rate,
+// as they do on a service with tickets at every stage of their lives. The first 2 s are
+// therefore a ramp (20, then 60 events/s at 100 events/s: no resolves yet, then no
+// closes), and the plan runs on until `count` events have been planned after it, so the
+// full rate lasts as long as the phase says (docs/benchmarks.md, "The platform phase").
+// Inside a round, call j is due when the round's events before it reach rate × t. A
+// change waits for its ticket's previous call to be answered (it needs the ticket, and
+// one change at a time is what a client does): a system that falls behind shows as
+// generator lateness. A change whose ticket was never created is not sent. Bounded:
+// `count` events after the ramp, each call abandoned after 30 s.
 import { sleep } from '../lib/procs';
 import { platformKey } from './receiver';
 import { request, summarize, type Call, type SourceOptions, type SourceResult } from './source';
@@ -25,19 +30,22 @@ const EVENTS_OF: Record<Step['kind'], string[]> = {
 };
 const CHANGE: Record<'resolve' | 'close', object> = { resolve: { status: 'resolved', priority: 'high' }, close: { status: 'closed' } };
 
-/** The calls in due order, with how many events each makes, until `count` events. */
-export function platformPlan(rate: number, count: number): Array<Step & { events: number }> {
+/** The calls in due order, each with its due time (ms after the start) and how many events it makes. */
+export function platformPlan(rate: number, count: number): Array<Step & { events: number; dueMs: number }> {
   const lag = Math.max(1, Math.round(rate / 5)); // rounds of 5 events: about a second
-  const out: Array<Step & { events: number }> = [];
-  let events = 0;
-  for (let r = 0; events < count; r++) {
+  const out: Array<Step & { events: number; dueMs: number }> = [];
+  let afterRamp = 0;
+  for (let r = 0; afterRamp < count; r++) {
     const round: Step[] = [{ kind: 'create', ticket: r }];
     if (r >= lag) round.push({ kind: 'resolve', ticket: r - lag });
     if (r >= 2 * lag) round.push({ kind: 'close', ticket: r - 2 * lag });
+    let inRound = 0;
     for (const s of round) {
-      if (events >= count) break;
-      out.push({ ...s, events: EVENTS_OF[s.kind].length });
-      events += EVENTS_OF[s.kind].length;
+      if (afterRamp >= count) break;
+      const events = EVENTS_OF[s.kind].length;
+      out.push({ ...s, events, dueMs: ((r * 5 + inRound) / rate) * 1000 });
+      inRound += events;
+      if (r >= 2 * lag) afterRamp += events;
     }
   }
   return out;
@@ -55,10 +63,8 @@ export async function runPlatformSource(o: PlatformSourceOptions): Promise<Sourc
   /** per ticket: its id once created (null: the create failed) and its last call */
   const tickets = new Map<number, { id: Promise<string | null>; last: Promise<unknown> }>();
   const t0 = performance.now() + 5;
-  let eventsBefore = 0;
   for (const step of plan) {
-    const due = t0 + (eventsBefore / o.rate) * 1000;
-    eventsBefore += step.events;
+    const due = t0 + step.dueMs;
     if (due > performance.now()) await sleep(due - performance.now());
     if (step.kind === 'create') {
       const call: Call = { id: `${o.prefix}-${step.ticket}`, keys: [], due, start: performance.now() };
