@@ -16,7 +16,7 @@ import { markFiringBatchesDispatched } from '../db/repositories/push-event-trigg
 import { claimFiringBatches, type ClaimedFiringBatch } from '../domain/push/claim-firings';
 import type { Logger } from '../lib/logger';
 import { startOnce } from '../lib/temporal/start-once';
-import { createOutboxDispatcher, type Dispatcher } from './outbox-dispatcher';
+import { createOutboxDispatcher, type Dispatcher, type OutboxClaim } from './outbox-dispatcher';
 import { START_DEADLINE_MS } from './workflow-start-dispatcher';
 import {
   PUSH_QUEUE,
@@ -57,14 +57,15 @@ export function createFiringDispatcher(opts: FiringDispatcherOptions): Dispatche
   let lastClaim = 0;
   let lastFull = false;
 
-  async function claim(): Promise<ClaimedFiringBatch[]> {
+  // one drain at a time (the loop's default): the gathering below is this one loop's pace
+  async function claim(): Promise<OutboxClaim<ClaimedFiringBatch>> {
     // a full claim left firings behind: a backlog, nothing to wait for
     const wait = lastFull ? 0 : lastClaim + gatherMs - Date.now();
     if (wait > 0) await sleep(wait);
     lastClaim = Date.now();
     const batches = await claimFiringBatches(db, { limit: batchSize, reclaimAfterMs });
     lastFull = batches.reduce((n, b) => n + b.firingIds.length, 0) >= batchSize;
-    return batches;
+    return { items: batches, full: lastFull };
   }
 
   async function start(batch: ClaimedFiringBatch): Promise<void> {

@@ -23,14 +23,18 @@ export interface OutboxDispatcherOptions<T> {
   name: string;
   /** fallback poll when no notification arrives; also how soon LISTEN is retried */
   pollIntervalMs: number;
-  claim(): Promise<T[]>;
+  claim(): Promise<OutboxClaim<T>>;
   start(item: T): Promise<void>;
   /** called with the items whose start succeeded */
   settle(started: T[]): Promise<void>;
-  /** whether a claim took all it could (more is waiting); without it, one drain at a time */
-  full?(claimed: T[]): boolean;
-  /** drains at once while claims come back full (default 4) */
+  /** drains at once while claims come back full (default 1: one at a time whatever the backlog) */
   maxDrains?: number;
+}
+
+/** What one claim took, and whether it took all it could (more is waiting: a backlog). */
+export interface OutboxClaim<T> {
+  items: T[];
+  full: boolean;
 }
 
 export interface Dispatcher {
@@ -43,7 +47,7 @@ export function createOutboxDispatcher<T>(opts: OutboxDispatcherOptions<T>): Dis
   const { db, logger, pollIntervalMs } = opts;
   let listener: Listener | undefined;
   let poll: NodeJS.Timeout | undefined;
-  const maxDrains = opts.full ? (opts.maxDrains ?? 4) : 1;
+  const maxDrains = opts.maxDrains ?? 1;
   let stopped = false;
   const running = new Set<Promise<void>>();
   let again = false;
@@ -51,9 +55,9 @@ export function createOutboxDispatcher<T>(opts: OutboxDispatcherOptions<T>): Dis
   /** Claims and starts until the outbox is empty; a full claim lets another drain in beside it. */
   async function drain(): Promise<void> {
     for (;;) {
-      const claimed = await opts.claim();
+      const { items: claimed, full } = await opts.claim();
       if (!claimed.length) return;
-      if (running.size < maxDrains && opts.full?.(claimed)) launch();
+      if (full && running.size < maxDrains) launch();
       const results = await Promise.allSettled(claimed.map((item) => opts.start(item)));
       await opts.settle(claimed.filter((_, i) => results[i].status === 'fulfilled'));
       const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');

@@ -55,23 +55,18 @@ export function createWebhookDispatcher(opts: DispatcherOptions): Dispatcher {
     });
   }
 
-  // the claims that took a whole batch's worth of events: a backlog (workers/outbox-dispatcher.ts)
-  const fullClaims = new WeakSet<ClaimedBatch[]>();
-  async function claim(): Promise<ClaimedBatch[]> {
-    const { batches, full } = await claimEvents(db, { limit: batchSize, reclaimAfterMs, apis: opts.apis });
-    if (full) fullClaims.add(batches);
-    return batches;
-  }
-
   return createOutboxDispatcher<ClaimedBatch>({
     db,
     logger,
     channel: 'events_outbox',
     name: 'webhook',
     pollIntervalMs,
-    claim,
+    claim: async () => {
+      const { batches, full } = await claimEvents(db, { limit: batchSize, reclaimAfterMs, apis: opts.apis });
+      return { items: batches, full };
+    },
     start,
     settle: (started) => markDispatched(db, started.map((b) => b.batchId)),
-    full: (claimed) => fullClaims.has(claimed),
+    maxDrains: 4, // while claims come back full (docs/webhooks.md, "Drains in parallel when behind")
   });
 }

@@ -54,9 +54,12 @@ export function createWorkflowStartDispatcher(opts: WorkflowStartDispatcherOptio
     channel: workflowStartsChannel(taskQueue),
     name: `${taskQueue} workflow start`,
     pollIntervalMs: opts.pollIntervalMs ?? 1000,
-    claim: () => claimWorkflowStarts(db, { taskQueue, limit: batchSize, reclaimAfterMs }),
+    claim: async () => {
+      const items = await claimWorkflowStarts(db, { taskQueue, limit: batchSize, reclaimAfterMs });
+      return { items, full: items.length >= batchSize };
+    },
     start,
     settle: (started) => forgetWorkflowStarts(db, started.map((s) => s.workflowId)),
-    full: (claimed) => claimed.length >= batchSize, // a backlog: drains in parallel (workers/outbox-dispatcher.ts)
+    maxDrains: 4, // while claims come back full (docs/webhooks.md, "Drains in parallel when behind")
   });
 }

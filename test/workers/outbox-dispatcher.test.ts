@@ -1,6 +1,6 @@
 // The loop both outbox dispatchers share (workers/outbox-dispatcher.ts), on an outbox in
 // memory: a backlog is drained by several drains at once while claims come back full, up
-// to `maxDrains`, each item started and settled once; without `full` one drain runs at a
+// to `maxDrains`, each item started and settled once; by default one drain runs at a
 // time, as before. The dispatchers over PostgreSQL and Temporal have their own tests
 // (webhook and workflow-start dispatchers); this one counts what the loop does.
 import assert from 'node:assert/strict';
@@ -41,7 +41,8 @@ function memoryOutbox(n: number, limit: number, startMs: number) {
       pollIntervalMs: 60_000,
       async claim() {
         await sleep(1);
-        return waiting.splice(0, limit);
+        const items = waiting.splice(0, limit);
+        return { items, full: items.length >= limit };
       },
       async start(item: number) {
         drainsNow++;
@@ -61,7 +62,7 @@ function memoryOutbox(n: number, limit: number, startMs: number) {
 // size, are the drains in flight at once.
 test('a backlog is drained by several drains at once, up to maxDrains, each item once', async () => {
   const outbox = memoryOutbox(200, 10, 30);
-  const dispatcher = createOutboxDispatcher({ ...outbox.options, full: (claimed) => claimed.length >= 10, maxDrains: 3 });
+  const dispatcher = createOutboxDispatcher({ ...outbox.options, maxDrains: 3 });
   await dispatcher.start();
   await eventually(() => outbox.settled.size === 200, { timeoutMs: 10_000, what: `200 items settled` });
   await dispatcher.stop();
@@ -71,7 +72,7 @@ test('a backlog is drained by several drains at once, up to maxDrains, each item
   assert.ok([...outbox.settled.values()].every((n) => n === 1), 'each item settled once');
 });
 
-test('without `full`, one drain at a time', async () => {
+test('by default, one drain at a time, full claims or not', async () => {
   const outbox = memoryOutbox(60, 10, 10);
   const dispatcher = createOutboxDispatcher(outbox.options);
   await dispatcher.start();
@@ -82,7 +83,7 @@ test('without `full`, one drain at a time', async () => {
 
 test('a notification during the drains is drained once they finish; stop waits for every drain', async () => {
   const outbox = memoryOutbox(40, 10, 20);
-  const dispatcher = createOutboxDispatcher({ ...outbox.options, full: (claimed) => claimed.length >= 10 });
+  const dispatcher = createOutboxDispatcher({ ...outbox.options, maxDrains: 4 });
   await dispatcher.start();
   // items committed while the drains run, with a notification, as a new outbox row brings
   await sleep(5);
