@@ -9,7 +9,6 @@
 // and the worker about as much as dozens of firings).
 // Workflow starts are deduplicated by id (startOnce), so several dispatchers, a restart
 // between claim and start, or a reclaim never start a batch twice.
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '@temporalio/client';
 import type { Db } from '../db/db';
 import { markFiringBatchesDispatched } from '../db/repositories/push-event-triggers';
@@ -53,19 +52,10 @@ export function createFiringDispatcher(opts: FiringDispatcherOptions): Dispatche
   const taskQueue = opts.taskQueue ?? PUSH_QUEUE;
   const batchSize = opts.batchSize ?? 500;
   const reclaimAfterMs = opts.reclaimAfterMs ?? 30_000;
-  const gatherMs = opts.gatherMs ?? FIRING_GATHER_MS;
-  let lastClaim = 0;
-  let lastFull = false;
 
-  // one drain at a time (the loop's default): the gathering below is this one loop's pace
   async function claim(): Promise<OutboxClaim<ClaimedFiringBatch>> {
-    // a full claim left firings behind: a backlog, nothing to wait for
-    const wait = lastFull ? 0 : lastClaim + gatherMs - Date.now();
-    if (wait > 0) await sleep(wait);
-    lastClaim = Date.now();
     const batches = await claimFiringBatches(db, { limit: batchSize, reclaimAfterMs });
-    lastFull = batches.reduce((n, b) => n + b.firingIds.length, 0) >= batchSize;
-    return { items: batches, full: lastFull };
+    return { items: batches, full: batches.reduce((n, b) => n + b.firingIds.length, 0) >= batchSize };
   }
 
   async function start(batch: ClaimedFiringBatch): Promise<void> {
@@ -89,5 +79,6 @@ export function createFiringDispatcher(opts: FiringDispatcherOptions): Dispatche
     claim,
     start,
     settle: (started) => markFiringBatchesDispatched(db, started.map((b) => b.batchId)),
+    gatherMs: opts.gatherMs ?? FIRING_GATHER_MS, // one drain at a time (the loop's default)
   });
 }

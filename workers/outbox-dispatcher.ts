@@ -11,6 +11,11 @@
 // outbox at a claim per start's round trip, and a slow Temporal start (hundreds of ms on
 // a busy server) left it further behind with every claim (docs/webhooks.md, "Drains in
 // parallel when behind").
+// Claims while they come back short can be kept `gatherMs` apart: each then takes what
+// committed meanwhile, so under load the batches grow and their workflow starts, which
+// cost the Temporal server far more than a claim, stay few (docs/webhooks.md, "Claims
+// gather under load").
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db, Listener } from '../db/db';
 import type { Logger } from '../lib/logger';
 
@@ -29,6 +34,11 @@ export interface OutboxDispatcherOptions<T> {
   settle(started: T[]): Promise<void>;
   /** drains at once while claims come back full (default 1: one at a time whatever the backlog) */
   maxDrains?: number;
+  /**
+   * the least time from one claim to the next (default 0), the most an item waits for its
+   * batch to fill; the first claim after a quiet spell and the one after a full claim go at once
+   */
+  gatherMs?: number;
 }
 
 /** What one claim took, and whether it took all it could (more is waiting: a backlog). */
@@ -48,6 +58,9 @@ export function createOutboxDispatcher<T>(opts: OutboxDispatcherOptions<T>): Dis
   let listener: Listener | undefined;
   let poll: NodeJS.Timeout | undefined;
   const maxDrains = opts.maxDrains ?? 1;
+  const gatherMs = opts.gatherMs ?? 0;
+  let lastClaimAt = 0;
+  let lastFull = false;
   let stopped = false;
   const running = new Set<Promise<void>>();
   let again = false;
@@ -55,8 +68,13 @@ export function createOutboxDispatcher<T>(opts: OutboxDispatcherOptions<T>): Dis
   /** Claims and starts until the outbox is empty; a full claim lets another drain in beside it. */
   async function drain(): Promise<void> {
     for (;;) {
+      const wait = lastFull ? 0 : lastClaimAt + gatherMs - Date.now();
+      if (wait > 0) await sleep(wait);
+      const claimAt = Date.now();
       const { items: claimed, full } = await opts.claim();
+      lastFull = full;
       if (!claimed.length) return;
+      lastClaimAt = claimAt; // an empty claim (a poll, a quiet outbox) holds up nothing after it
       if (full && running.size < maxDrains) launch();
       const results = await Promise.allSettled(claimed.map((item) => opts.start(item)));
       await opts.settle(claimed.filter((_, i) => results[i].status === 'fulfilled'));

@@ -1,8 +1,9 @@
 // The loop both outbox dispatchers share (workers/outbox-dispatcher.ts), on an outbox in
 // memory: a backlog is drained by several drains at once while claims come back full, up
 // to `maxDrains`, each item started and settled once; by default one drain runs at a
-// time, as before. The dispatchers over PostgreSQL and Temporal have their own tests
-// (webhook and workflow-start dispatchers); this one counts what the loop does.
+// time; with `gatherMs`, short claims are that far apart. The dispatchers over PostgreSQL
+// and Temporal have their own tests (webhook, workflow-start and firing dispatchers); this
+// one counts what the loop does.
 import assert from 'node:assert/strict';
 import type { Db, Listener } from '../../db/db';
 import { createLogger } from '../../lib/logger';
@@ -92,4 +93,51 @@ test('a notification during the drains is drained once they finish; stop waits f
   await eventually(() => outbox.settled.size === 65, { timeoutMs: 10_000, what: `65 items settled` });
   await dispatcher.stop();
   assert.ok([...outbox.settled.values()].every((n) => n === 1));
+});
+
+// Claims that come back short are kept gatherMs apart, so each takes what committed
+// meanwhile; the first claim after a quiet spell, and the one after a full claim, go at
+// once (checked as "sooner than gatherMs", which a busy machine cannot make flaky).
+test('with gatherMs, short claims are that far apart; a quiet spell and a full claim do not wait', async () => {
+  const gatherMs = 400;
+  const outbox = memoryOutbox(0, 10, 1);
+  const claims: Array<{ at: number; n: number }> = [];
+  const dispatcher = createOutboxDispatcher({
+    ...outbox.options,
+    gatherMs,
+    async claim() {
+      const at = Date.now();
+      const claimed = await outbox.options.claim();
+      if (claimed.items.length) claims.push({ at, n: claimed.items.length });
+      return claimed;
+    },
+  });
+  await dispatcher.start();
+  await sleep(gatherMs + 50); // a quiet spell
+  const quietAt = Date.now();
+  outbox.waiting.push(1);
+  outbox.notify();
+  await eventually(() => outbox.settled.size === 1, { timeoutMs: 5_000, what: 'the first item settled' });
+  // a trickle: an item every 10 ms for 200 ms, each with its notification
+  for (let i = 0; i < 20; i++) {
+    outbox.waiting.push(100 + i);
+    outbox.notify();
+    await sleep(10);
+  }
+  await eventually(() => outbox.settled.size === 21, { timeoutMs: 5_000, what: '21 items settled' });
+  // more than a claim holds: the claims after a full one do not wait
+  outbox.waiting.push(...Array.from({ length: 25 }, (_, i) => 200 + i));
+  outbox.notify();
+  await eventually(() => outbox.settled.size === 46, { timeoutMs: 5_000, what: '46 items settled' });
+  await dispatcher.stop();
+
+  assert.ok(claims[0].at - quietAt < gatherMs, `the first claim after a quiet spell without waiting (${claims[0].at - quietAt} ms)`);
+  const short = claims.filter((c) => c.n < 10);
+  for (let i = 1; i < short.length; i++) {
+    assert.ok(short[i].at - short[i - 1].at >= gatherMs - 1, `short claims gatherMs apart (${short[i].at - short[i - 1].at} ms)`);
+  }
+  assert.ok(short.length <= 4, `the trickle's 20 items in a claim or two, not one each (short claims: ${short.length})`);
+  const full = claims.findIndex((c) => c.n === 10);
+  assert.ok(full >= 0 && claims[full + 1].at - claims[full].at < gatherMs, 'the claim after a full one without waiting');
+  assert.ok([...outbox.settled.values()].every((n) => n === 1), 'each item settled once');
 });
