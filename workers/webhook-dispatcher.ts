@@ -40,7 +40,7 @@ export interface DispatcherOptions {
  * Under load a claim takes what committed in the last 150 ms, so the batch workflows, each
  * costing the Temporal server a start, a read of the new run and a completion, stay few:
  * at 100 platform events/s this halved the starts and took p99 from the change from a
- * median of 511 to 281 ms (docs/webhooks.md, "Claims gather under load"). A lone event
+ * median of 511 to 283 ms (docs/webhooks.md, "Claims gather under load"). A lone event
  * after a quiet spell is claimed at once.
  */
 export const WEBHOOK_GATHER_MS = 150;
