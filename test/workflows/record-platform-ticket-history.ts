@@ -25,7 +25,6 @@
 // (A lost workflow task's steps met under their step keys, platform-ticket-lost-task.json:
 // record-platform-ticket-lost-task-history.ts.)
 import { WithStartWorkflowOperation } from '@temporalio/client';
-import { Worker } from '@temporalio/worker';
 import {
   deleteTicketUpdate,
   patchTicketUpdate,
@@ -39,8 +38,8 @@ import {
   type PlatformTicketFacts,
 } from '../../workflows/platform-ticket/contract';
 import { daysAfter, TICKET_RECOVERY_DAYS } from '../../domain/platform/windows.rules';
-import { timeSkippingEnv } from '../support/temporal';
 import { FAR_SLA_DEADLINES, NO_RISK } from './platform-ticket-quiet-activities';
+import { recordPlatformHistories, type PlatformRecorder } from './platform-recorder';
 import { writeHistory } from './push-recorder';
 
 /**
@@ -89,7 +88,7 @@ const RULE_B = 'aut_01recordedupdatedruleb00';
 const NEVER_FIRES = 'aut_01recordedneverfiresc00';
 
 /** A ticket whose automations fire on its create, a PATCH and a reply, until it is closed. */
-async function recordAutomations(env: Awaited<ReturnType<typeof timeSkippingEnv>>, taskQueue: string, name = 'platform-ticket-automations', firstPatch: object = { status: 'pending' }) {
+async function recordAutomations(env: PlatformRecorder['env'], taskQueue: string, name = 'platform-ticket-automations', firstPatch: object = { status: 'pending' }) {
   const ticketId = 'tkt_01recordedautomationsrec';
   const handle = await env.client.workflow.start(PLATFORM_TICKET_WORKFLOW_TYPE, {
     taskQueue,
@@ -104,7 +103,7 @@ async function recordAutomations(env: Awaited<ReturnType<typeof timeSkippingEnv>
 }
 
 /** Two changes sent before any worker polls: the first workflow task holds both. */
-async function recordTogether(env: Awaited<ReturnType<typeof timeSkippingEnv>>, taskQueue: string) {
+async function recordTogether({ env, taskQueue, withWorker }: PlatformRecorder) {
   const ticketId = 'tkt_01recordedtogetherrecord';
   const handle = await env.client.workflow.start(PLATFORM_TICKET_WORKFLOW_TYPE, {
     taskQueue,
@@ -120,8 +119,7 @@ async function recordTogether(env: Awaited<ReturnType<typeof timeSkippingEnv>>, 
   await pause(1000); // both admitted while no worker polls
   // no rules here: the two changes are the only steps
   const activities = { ...fakeActivities(), ...NO_RISK, matchPlatformAutomations: async () => [] };
-  const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath: require.resolve('../../workflows/queues/platform'), activities });
-  const versions = await worker.runUntil(async () => {
+  const versions = await withWorker(activities, async () => {
     const answers = await Promise.all([resolve, close]);
     await handle.result();
     return answers.map((a) => a.version).sort((a, b) => a - b);
@@ -131,60 +129,50 @@ async function recordTogether(env: Awaited<ReturnType<typeof timeSkippingEnv>>, 
   writeHistory('platform-ticket-updates-together', await handle.fetchHistory());
 }
 
-async function main() {
-  const env = await timeSkippingEnv();
-  const taskQueue = `record-${PLATFORM_QUEUE}`;
-  try {
-    if (process.argv[2] === 'together') return await recordTogether(env, `${taskQueue}-together`);
-    if (process.argv[2] === 'follow-ups') {
-      const followUps = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath: require.resolve('../../workflows/queues/platform'), activities: { ...fakeActivities({ followUps: true }), ...NO_RISK } });
-      return await followUps.runUntil(() => recordAutomations(env, taskQueue, 'platform-ticket-follow-ups', { status: 'pending', priority: 'high' }));
-    }
-    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath: require.resolve('../../workflows/queues/platform'), activities: { ...fakeActivities(), ...NO_RISK } });
-    await worker.runUntil(async () => {
-      await recordAutomations(env, taskQueue);
-      if (process.argv[2] === 'automations') return;
-      const agent = 'usr_01recordedagent00000000';
-      const ticketId = 'tkt_01recordedrecordedrecord';
-      const workspaceId = 'ws_01recordedrecordedrecorde';
-      const handle = await env.client.workflow.start(PLATFORM_TICKET_WORKFLOW_TYPE, {
-        taskQueue,
-        workflowId: platformTicketWorkflowId(ticketId),
-        args: [{ ticketId, workspaceId, assigneeId: null }],
-      });
-      await handle.executeUpdate(patchTicketUpdate, { args: [{ status: 'pending', assigneeId: agent, priority: 'high', tags: ['vip'] }] });
-      await handle.executeUpdate(replyTicketUpdate, { args: [{ replyId: 'rpl_01recordedrecordedrecord' }] });
-      await handle.executeUpdate(unassignUserUpdate, { args: [{ userId: agent }] });
-      await handle.executeUpdate(unassignUserUpdate, { args: [{ userId: agent }] });
-      await handle.executeUpdate(patchTicketUpdate, { args: [{ status: 'resolved' }] });
-      await handle.executeUpdate(patchTicketUpdate, { args: [{ status: 'open' }] });
-      await handle.executeUpdate(deleteTicketUpdate);
-      await env.sleep('1 day');
-      await handle.executeUpdate(restoreTicketUpdate);
-      await env.sleep('1 hour');
-      await handle.executeUpdate(deleteTicketUpdate);
-      console.log('lifecycle', await handle.result());
-      writeHistory('platform-ticket-lifecycle', await handle.fetchHistory());
+const together = process.argv[2] === 'together';
 
-      // a closed ticket's deletion: the run DELETE starts with the stored row's facts
-      const closedId = 'tkt_01recordedclosedrecorde';
-      const startWorkflowOperation = new WithStartWorkflowOperation(PLATFORM_TICKET_WORKFLOW_TYPE, {
-        workflowId: platformTicketWorkflowId(closedId),
-        taskQueue,
-        args: [{ ticketId: closedId, workspaceId, assigneeId: null }, { status: 'closed', version: 3, assigneeId: null, purgeAt: null }],
-        workflowIdConflictPolicy: 'USE_EXISTING',
-      });
-      await env.client.workflow.executeUpdateWithStart(deleteTicketUpdate, { startWorkflowOperation });
-      const closed = await startWorkflowOperation.workflowHandle();
-      console.log('closed-delete', await closed.result());
-      writeHistory('platform-ticket-closed-delete', await closed.fetchHistory());
-    });
-  } finally {
-    await env.teardown();
+recordPlatformHistories(async (recorder) => {
+  const { env, taskQueue, withWorker } = recorder;
+  if (together) return recordTogether(recorder);
+  if (process.argv[2] === 'follow-ups') {
+    return withWorker({ ...fakeActivities({ followUps: true }), ...NO_RISK }, () => recordAutomations(env, taskQueue, 'platform-ticket-follow-ups', { status: 'pending', priority: 'high' }));
   }
-}
+  await withWorker({ ...fakeActivities(), ...NO_RISK }, async () => {
+    await recordAutomations(env, taskQueue);
+    if (process.argv[2] === 'automations') return;
+    const agent = 'usr_01recordedagent00000000';
+    const ticketId = 'tkt_01recordedrecordedrecord';
+    const workspaceId = 'ws_01recordedrecordedrecorde';
+    const handle = await env.client.workflow.start(PLATFORM_TICKET_WORKFLOW_TYPE, {
+      taskQueue,
+      workflowId: platformTicketWorkflowId(ticketId),
+      args: [{ ticketId, workspaceId, assigneeId: null }],
+    });
+    await handle.executeUpdate(patchTicketUpdate, { args: [{ status: 'pending', assigneeId: agent, priority: 'high', tags: ['vip'] }] });
+    await handle.executeUpdate(replyTicketUpdate, { args: [{ replyId: 'rpl_01recordedrecordedrecord' }] });
+    await handle.executeUpdate(unassignUserUpdate, { args: [{ userId: agent }] });
+    await handle.executeUpdate(unassignUserUpdate, { args: [{ userId: agent }] });
+    await handle.executeUpdate(patchTicketUpdate, { args: [{ status: 'resolved' }] });
+    await handle.executeUpdate(patchTicketUpdate, { args: [{ status: 'open' }] });
+    await handle.executeUpdate(deleteTicketUpdate);
+    await env.sleep('1 day');
+    await handle.executeUpdate(restoreTicketUpdate);
+    await env.sleep('1 hour');
+    await handle.executeUpdate(deleteTicketUpdate);
+    console.log('lifecycle', await handle.result());
+    writeHistory('platform-ticket-lifecycle', await handle.fetchHistory());
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+    // a closed ticket's deletion: the run DELETE starts with the stored row's facts
+    const closedId = 'tkt_01recordedclosedrecorde';
+    const startWorkflowOperation = new WithStartWorkflowOperation(PLATFORM_TICKET_WORKFLOW_TYPE, {
+      workflowId: platformTicketWorkflowId(closedId),
+      taskQueue,
+      args: [{ ticketId: closedId, workspaceId, assigneeId: null }, { status: 'closed', version: 3, assigneeId: null, purgeAt: null }],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+    });
+    await env.client.workflow.executeUpdateWithStart(deleteTicketUpdate, { startWorkflowOperation });
+    const closed = await startWorkflowOperation.workflowHandle();
+    console.log('closed-delete', await closed.result());
+    writeHistory('platform-ticket-closed-delete', await closed.fetchHistory());
+  });
+}, together ? `record-${PLATFORM_QUEUE}-together` : undefined);

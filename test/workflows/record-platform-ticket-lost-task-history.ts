@@ -16,7 +16,6 @@
 // histories/platform-ticket-lost-task.json is the same run recorded before that re-read
 // (no marker): kept as it is, not re-recorded, so the guard stays tested.
 //   npx tsx test/workflows/record-platform-ticket-lost-task-history.ts
-import { Worker } from '@temporalio/worker';
 import { daysAfter, TICKET_RECOVERY_DAYS } from '../../domain/platform/windows.rules';
 import {
   deleteTicketUpdate,
@@ -28,8 +27,8 @@ import {
   type PlatformTicketActivities,
   type PlatformTicketFacts,
 } from '../../workflows/platform-ticket/contract';
-import { timeSkippingEnv } from '../support/temporal';
 import { FAR_SLA_DEADLINES, NO_AUTOMATIONS, NO_RISK } from './platform-ticket-quiet-activities';
+import { recordPlatformHistories } from './platform-recorder';
 import { writeHistory } from './push-recorder';
 
 /** One ticket's row and step log, in memory: what the real activity would answer. */
@@ -68,39 +67,27 @@ function keyedFake() {
 
 const refused = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a refusal'); }, (err) => String(err.cause?.type));
 
-async function main() {
-  const env = await timeSkippingEnv();
-  const taskQueue = `record-${PLATFORM_QUEUE}-lost-task`;
+recordPlatformHistories(async ({ env, taskQueue, withWorker }) => {
   const fake = keyedFake();
-  try {
-    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath: require.resolve('../../workflows/queues/platform'), activities: { ...fake.activities, ...NO_RISK } });
-    await worker.runUntil(async () => {
-      const ticketId = 'tkt_01recordedlosttaskrecord';
-      const handle = await env.client.workflow.start(PLATFORM_TICKET_WORKFLOW_TYPE, {
-        taskQueue,
-        workflowId: platformTicketWorkflowId(ticketId),
-        args: [{ ticketId, workspaceId: 'ws_01recordedrecordedrecorde', assigneeId: null }],
-      });
-      await handle.query(platformTicketStateQuery); // past its first task
-
-      fake.lost('update:upd-a', (r) => ({ ...r, status: 'pending' }));
-      const b = await handle.executeUpdate(patchTicketUpdate, { args: [{ tags: ['b'] }], updateId: 'upd-b' });
-      const a = await handle.executeUpdate(patchTicketUpdate, { args: [{ status: 'pending' }], updateId: 'upd-a' });
-      if (b.version !== 3 || a.version !== 3) throw new Error(`B stored as ${b.version}, A answered as ${a.version}: not 3 and 3`);
-
-      fake.lost('update:upd-c', (r) => ({ ...r, purgeAt: daysAfter(new Date(), TICKET_RECOVERY_DAYS).toISOString() }));
-      const d = await refused(handle.executeUpdate(patchTicketUpdate, { args: [{ tags: ['d'] }], updateId: 'upd-d' }));
-      const c = await handle.executeUpdate(deleteTicketUpdate, { updateId: 'upd-c' });
-      if (d !== 'not_found' || c.version !== 4) throw new Error(`D: ${d}, C answered as ${c.version}: not not_found and 4`);
-      console.log('lost-task', { b: b.version, a: a.version, d, c: c.version }, await handle.result());
-      writeHistory('platform-ticket-lost-task-sla-read', await handle.fetchHistory());
+  await withWorker({ ...fake.activities, ...NO_RISK }, async () => {
+    const ticketId = 'tkt_01recordedlosttaskrecord';
+    const handle = await env.client.workflow.start(PLATFORM_TICKET_WORKFLOW_TYPE, {
+      taskQueue,
+      workflowId: platformTicketWorkflowId(ticketId),
+      args: [{ ticketId, workspaceId: 'ws_01recordedrecordedrecorde', assigneeId: null }],
     });
-  } finally {
-    await env.teardown();
-  }
-}
+    await handle.query(platformTicketStateQuery); // past its first task
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+    fake.lost('update:upd-a', (r) => ({ ...r, status: 'pending' }));
+    const b = await handle.executeUpdate(patchTicketUpdate, { args: [{ tags: ['b'] }], updateId: 'upd-b' });
+    const a = await handle.executeUpdate(patchTicketUpdate, { args: [{ status: 'pending' }], updateId: 'upd-a' });
+    if (b.version !== 3 || a.version !== 3) throw new Error(`B stored as ${b.version}, A answered as ${a.version}: not 3 and 3`);
+
+    fake.lost('update:upd-c', (r) => ({ ...r, purgeAt: daysAfter(new Date(), TICKET_RECOVERY_DAYS).toISOString() }));
+    const d = await refused(handle.executeUpdate(patchTicketUpdate, { args: [{ tags: ['d'] }], updateId: 'upd-d' }));
+    const c = await handle.executeUpdate(deleteTicketUpdate, { updateId: 'upd-c' });
+    if (d !== 'not_found' || c.version !== 4) throw new Error(`D: ${d}, C answered as ${c.version}: not not_found and 4`);
+    console.log('lost-task', { b: b.version, a: a.version, d, c: c.version }, await handle.result());
+    writeHistory('platform-ticket-lost-task-sla-read', await handle.fetchHistory());
+  });
+}, `record-${PLATFORM_QUEUE}-lost-task`);

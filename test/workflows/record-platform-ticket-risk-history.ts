@@ -17,10 +17,8 @@
 // this code, which took a reply (assessed: the patch marker mid-history) and the close; the
 // ticket itself was not assessed. It was recorded once that way and is not re-recorded by
 // this script (it would need the old code); replay.test.ts replays it.
-import { Worker } from '@temporalio/worker';
 import {
   patchTicketUpdate,
-  PLATFORM_QUEUE,
   PLATFORM_TICKET_WORKFLOW_TYPE,
   platformTicketWorkflowId,
   replyTicketUpdate,
@@ -28,8 +26,8 @@ import {
   type PlatformTicketActivities,
   type PlatformTicketFacts,
 } from '../../workflows/platform-ticket/contract';
-import { timeSkippingEnv } from '../support/temporal';
 import { FAR_SLA_DEADLINES, NO_AUTOMATIONS } from './platform-ticket-quiet-activities';
+import { recordPlatformHistories } from './platform-recorder';
 import { writeHistory } from './push-recorder';
 
 function fakeActivities(): PlatformTicketActivities & PlatformRiskActivities {
@@ -53,31 +51,19 @@ function fakeActivities(): PlatformTicketActivities & PlatformRiskActivities {
   };
 }
 
-async function main() {
+recordPlatformHistories(async ({ env, taskQueue, withWorker }) => {
   const inTask = process.argv[2] === 'in-task';
-  const env = await timeSkippingEnv();
-  const taskQueue = `record-${PLATFORM_QUEUE}`;
-  try {
-    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath: require.resolve('../../workflows/queues/platform'), activities: fakeActivities() });
-    await worker.runUntil(async () => {
-      const ticketId = 'tkt_01recordedriskrecordedrec';
-      const handle = await env.client.workflow.start(PLATFORM_TICKET_WORKFLOW_TYPE, {
-        taskQueue,
-        workflowId: platformTicketWorkflowId(ticketId),
-        args: [{ ticketId, workspaceId: 'ws_01recordedrecordedrecorde', assigneeId: null, ...(inTask ? { riskInTask: true } : {}) }],
-      });
-      await handle.executeUpdate(replyTicketUpdate, { args: [{ replyId: 'rpl_01recordedriskreply00001' }] });
-      await handle.executeUpdate(replyTicketUpdate, { args: [{ replyId: 'rpl_01recordedriskreply00002' }] });
-      await handle.executeUpdate(patchTicketUpdate, { args: [{ status: 'closed' }] });
-      console.log('risk', inTask ? 'in-task' : '', await handle.result());
-      writeHistory(inTask ? 'platform-ticket-risk-in-task' : 'platform-ticket-risk', await handle.fetchHistory());
+  await withWorker(fakeActivities(), async () => {
+    const ticketId = 'tkt_01recordedriskrecordedrec';
+    const handle = await env.client.workflow.start(PLATFORM_TICKET_WORKFLOW_TYPE, {
+      taskQueue,
+      workflowId: platformTicketWorkflowId(ticketId),
+      args: [{ ticketId, workspaceId: 'ws_01recordedrecordedrecorde', assigneeId: null, ...(inTask ? { riskInTask: true } : {}) }],
     });
-  } finally {
-    await env.teardown();
-  }
-}
-
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
+    await handle.executeUpdate(replyTicketUpdate, { args: [{ replyId: 'rpl_01recordedriskreply00001' }] });
+    await handle.executeUpdate(replyTicketUpdate, { args: [{ replyId: 'rpl_01recordedriskreply00002' }] });
+    await handle.executeUpdate(patchTicketUpdate, { args: [{ status: 'closed' }] });
+    console.log('risk', inTask ? 'in-task' : '', await handle.result());
+    writeHistory(inTask ? 'platform-ticket-risk-in-task' : 'platform-ticket-risk', await handle.fetchHistory());
+  });
 });

@@ -7,20 +7,18 @@
 // history cannot replay (docs/workflows.md first; keep the old file while runs of the old
 // code may exist):
 //   npx tsx test/workflows/record-platform-ticket-sla-history.ts
-import { Worker } from '@temporalio/worker';
 import { slaDueTimes, type PlatformSlaPolicyName } from '../../domain/platform/sla.rules';
 import type { PlatformTicketPriority } from '../../domain/platform/types';
 import {
   patchTicketUpdate,
-  PLATFORM_QUEUE,
   PLATFORM_TICKET_WORKFLOW_TYPE,
   platformTicketWorkflowId,
   replyTicketUpdate,
   type PlatformTicketActivities,
   type PlatformTicketFacts,
 } from '../../workflows/platform-ticket/contract';
-import { timeSkippingEnv } from '../support/temporal';
 import { NO_AUTOMATIONS, NO_RISK } from './platform-ticket-quiet-activities';
+import { recordPlatformHistories } from './platform-recorder';
 import { writeHistory } from './push-recorder';
 
 interface FakeRow extends PlatformTicketFacts {
@@ -59,38 +57,26 @@ function fakeActivities(row: FakeRow): PlatformTicketActivities {
   };
 }
 
-async function main() {
-  const env = await timeSkippingEnv();
-  const taskQueue = `record-${PLATFORM_QUEUE}`;
-  try {
-    const ticketId = 'tkt_01recordedslarecordedrec';
-    const row: FakeRow = {
-      version: 1, status: 'open', assigneeId: null, purgeAt: null,
-      createdAt: await env.currentTimeMs(), priority: 'critical', firstResponded: false, breached: { first_response: false, resolution: false },
-    };
-    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath: require.resolve('../../workflows/queues/platform'), activities: { ...fakeActivities(row), ...NO_RISK } });
-    await worker.runUntil(async () => {
-      const handle = await env.client.workflow.start(PLATFORM_TICKET_WORKFLOW_TYPE, {
-        taskQueue,
-        workflowId: platformTicketWorkflowId(ticketId),
-        args: [{ ticketId, workspaceId: 'ws_01recordedrecordedrecorde', assigneeId: null }],
-      });
-      await env.sleep('61 minutes'); // critical: the first response breaches at 1 h
-      await handle.executeUpdate(replyTicketUpdate, { args: [{ replyId: 'rpl_01recordedslarecordedrec' }] });
-      await handle.executeUpdate(patchTicketUpdate, { args: [{ priority: 'high' }] }); // resolution: 8 h → 24 h
-      await env.sleep('9 hours');
-      await env.sleep('15 hours'); // high: the resolution breaches at 24 h
-      await handle.executeUpdate(patchTicketUpdate, { args: [{ status: 'closed' }] });
-      console.log('sla', await handle.result(), row.breached);
-      if (!row.breached.first_response || !row.breached.resolution) throw new Error('both policies should have breached');
-      writeHistory('platform-ticket-sla', await handle.fetchHistory());
+recordPlatformHistories(async ({ env, taskQueue, withWorker }) => {
+  const ticketId = 'tkt_01recordedslarecordedrec';
+  const row: FakeRow = {
+    version: 1, status: 'open', assigneeId: null, purgeAt: null,
+    createdAt: await env.currentTimeMs(), priority: 'critical', firstResponded: false, breached: { first_response: false, resolution: false },
+  };
+  await withWorker({ ...fakeActivities(row), ...NO_RISK }, async () => {
+    const handle = await env.client.workflow.start(PLATFORM_TICKET_WORKFLOW_TYPE, {
+      taskQueue,
+      workflowId: platformTicketWorkflowId(ticketId),
+      args: [{ ticketId, workspaceId: 'ws_01recordedrecordedrecorde', assigneeId: null }],
     });
-  } finally {
-    await env.teardown();
-  }
-}
-
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
+    await env.sleep('61 minutes'); // critical: the first response breaches at 1 h
+    await handle.executeUpdate(replyTicketUpdate, { args: [{ replyId: 'rpl_01recordedslarecordedrec' }] });
+    await handle.executeUpdate(patchTicketUpdate, { args: [{ priority: 'high' }] }); // resolution: 8 h → 24 h
+    await env.sleep('9 hours');
+    await env.sleep('15 hours'); // high: the resolution breaches at 24 h
+    await handle.executeUpdate(patchTicketUpdate, { args: [{ status: 'closed' }] });
+    console.log('sla', await handle.result(), row.breached);
+    if (!row.breached.first_response || !row.breached.resolution) throw new Error('both policies should have breached');
+    writeHistory('platform-ticket-sla', await handle.fetchHistory());
+  });
 });

@@ -4,31 +4,18 @@
 // change of workflows/platform-token that the recorded history cannot replay (read
 // docs/workflows.md first):
 //   npx tsx test/workflows/record-platform-token-history.ts
-import { Worker } from '@temporalio/worker';
-import { PLATFORM_QUEUE, platformTokenExpiryWorkflowId, type PlatformTokenActivities } from '../../workflows/platform-token/contract';
+import { platformTokenExpiryWorkflowId, type PlatformTokenActivities } from '../../workflows/platform-token/contract';
 import { platformTokenExpiryWorkflow } from '../../workflows/platform-token/token-expiry.workflow';
-import { timeSkippingEnv } from '../support/temporal';
+import { recordPlatformHistories } from './platform-recorder';
 import { writeHistory } from './push-recorder';
 
-async function main() {
-  const env = await timeSkippingEnv();
-  const taskQueue = `record-${PLATFORM_QUEUE}`;
+recordPlatformHistories(async ({ env, taskQueue, withWorker }) => {
   const activities: PlatformTokenActivities = { markPlatformTokenExpired: async () => true };
-  try {
-    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath: require.resolve('../../workflows/queues/platform'), activities });
-    await worker.runUntil(async () => {
-      const tokenId = 'tok_01recordedrecordedrecorded';
-      const expiresAt = new Date(Date.now() + 30 * 24 * 3600 * 1000).toISOString();
-      const handle = await env.client.workflow.start(platformTokenExpiryWorkflow, { taskQueue, workflowId: platformTokenExpiryWorkflowId(tokenId), args: [{ tokenId, expiresAt }] });
-      console.log('result', await handle.result());
-      writeHistory('platform-token-expiry', await handle.fetchHistory());
-    });
-  } finally {
-    await env.teardown();
-  }
-}
-
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
+  await withWorker(activities, async () => {
+    const tokenId = 'tok_01recordedrecordedrecorded';
+    const expiresAt = new Date(Date.now() + 30 * 24 * 3600 * 1000).toISOString();
+    const handle = await env.client.workflow.start(platformTokenExpiryWorkflow, { taskQueue, workflowId: platformTokenExpiryWorkflowId(tokenId), args: [{ tokenId, expiresAt }] });
+    console.log('result', await handle.result());
+    writeHistory('platform-token-expiry', await handle.fetchHistory());
+  });
 });

@@ -8,50 +8,36 @@
 // docs/workflows.md first; keep the old files under other names while runs of the old
 // code may exist):
 //   npx tsx test/workflows/record-platform-workspace-history.ts
-import { Worker } from '@temporalio/worker';
 import {
-  PLATFORM_QUEUE,
   platformWorkspaceDeletionStart,
   restoreUpdate,
   type PlatformWorkspaceActivities,
 } from '../../workflows/platform-workspace/contract';
 import { platformWorkspaceDeletionWorkflow } from '../../workflows/platform-workspace/workspace-deletion.workflow';
-import { timeSkippingEnv } from '../support/temporal';
+import { recordPlatformHistories } from './platform-recorder';
 import { writeHistory } from './push-recorder';
 
 const DAY = 86_400_000;
 
-async function main() {
-  const env = await timeSkippingEnv();
-  const taskQueue = `record-${PLATFORM_QUEUE}`;
+recordPlatformHistories(async ({ env, taskQueue, withWorker }) => {
   const activities: PlatformWorkspaceActivities = {
-    purgePlatformWorkspace: async () => ({ outcome: 'purged' }),
-    restorePlatformWorkspace: async ({ workspaceId }) => ({ workspaceId, status: 'active' }),
-  };
-  try {
-    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath: require.resolve('../../workflows/queues/platform'), activities });
-    await worker.runUntil(async () => {
-      for (const [name, workspaceId] of [
-        ['platform-workspace-deletion', 'ws_01recordedrecordedpurged00'],
-        ['platform-workspace-deletion-restored', 'ws_01recordedrecordedrestored'],
-      ] as const) {
-        const now = await env.currentTimeMs();
-        const entry = platformWorkspaceDeletionStart({ workspaceId, requestedAt: new Date(now).toISOString(), purgeAt: new Date(now + 30 * DAY).toISOString() });
-        const handle = await env.client.workflow.start(platformWorkspaceDeletionWorkflow, { taskQueue, workflowId: entry.workflowId, args: entry.args });
-        if (name.endsWith('restored')) {
-          await env.sleep(29 * DAY);
-          console.log('restore', await handle.executeUpdate(restoreUpdate, { args: [{ actorId: 'usr_01recordedrecordedrecorded' }] }));
-        }
-        console.log(name, await handle.result());
-        writeHistory(name, await handle.fetchHistory());
+  purgePlatformWorkspace: async () => ({ outcome: 'purged' }),
+  restorePlatformWorkspace: async ({ workspaceId }) => ({ workspaceId, status: 'active' }),
+};
+  await withWorker(activities, async () => {
+    for (const [name, workspaceId] of [
+      ['platform-workspace-deletion', 'ws_01recordedrecordedpurged00'],
+      ['platform-workspace-deletion-restored', 'ws_01recordedrecordedrestored'],
+    ] as const) {
+      const now = await env.currentTimeMs();
+      const entry = platformWorkspaceDeletionStart({ workspaceId, requestedAt: new Date(now).toISOString(), purgeAt: new Date(now + 30 * DAY).toISOString() });
+      const handle = await env.client.workflow.start(platformWorkspaceDeletionWorkflow, { taskQueue, workflowId: entry.workflowId, args: entry.args });
+      if (name.endsWith('restored')) {
+        await env.sleep(29 * DAY);
+        console.log('restore', await handle.executeUpdate(restoreUpdate, { args: [{ actorId: 'usr_01recordedrecordedrecorded' }] }));
       }
-    });
-  } finally {
-    await env.teardown();
-  }
-}
-
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
+      console.log(name, await handle.result());
+      writeHistory(name, await handle.fetchHistory());
+    }
+  });
 });
